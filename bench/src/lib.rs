@@ -1,0 +1,1 @@
+//! Shared helpers for the Cotuong benchmarks (positions to measure on).

@@ -1,0 +1,383 @@
+//! FEN reading (lenient) and writing (canonical).
+//!
+//! Accepted: side `w`, `r` or `b` (any case); horse `N`/`H` and elephant `B`/`E`; just the board
+//! and side; `-` placeholders for the chess castling and en-passant fields; missing counters
+//! (default 0 and 1); surrounding whitespace and CRLF. Written: always the six-field canonical
+//! form with `w`/`b` and N/B letters. Every malformed input is a [`FenError`] naming the field and
+//! the offending text; no input panics.
+
+use crate::piece::{Color, Piece, PieceKind};
+use crate::position::Position;
+use crate::square::Square;
+use std::fmt;
+
+/// FEN of the standard initial position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Why a FEN string was rejected. Ranks are board ranks (9 = Black's back rank, the first in FEN).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Nothing but whitespace.
+    Empty,
+    /// The board field does not have ten `/`-separated ranks.
+    RankCount { found: usize },
+    /// A rank describes more or fewer than nine points.
+    RankLength { rank: u8, points: usize },
+    /// A character in the board field that is neither a piece letter nor a digit 1-9.
+    UnknownPiece { rank: u8, ch: char },
+    /// No side-to-move field.
+    MissingSide,
+    /// The side-to-move field is not `w`, `r` or `b`.
+    BadSide { text: String },
+    /// A castling or en-passant placeholder other than `-`.
+    BadPlaceholder { field: &'static str, text: String },
+    /// A counter that is not a non-negative number in range.
+    BadCounter { field: &'static str, text: String },
+    /// Text after the six fields.
+    TrailingText { text: String },
+    /// A side has no general.
+    MissingGeneral { color: Color },
+    /// More pieces of a kind than a side starts with.
+    TooManyPieces { piece: Piece, count: u32 },
+    /// A general outside its palace, or an advisor, elephant or soldier on a square it can never
+    /// reach from its starting squares.
+    UnreachableSquare { piece: Piece, square: Square },
+    /// The generals face each other on an open file.
+    GeneralsFacing,
+    /// The side that just moved is in check, so its general could be captured.
+    SideNotToMoveInCheck,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::RankCount { found } => {
+                write!(
+                    f,
+                    "board field: expected 10 ranks separated by '/', found {found}"
+                )
+            }
+            FenError::RankLength { rank, points } => {
+                write!(
+                    f,
+                    "board field: rank {rank} describes {points} points instead of 9"
+                )
+            }
+            FenError::UnknownPiece { rank, ch } => {
+                write!(f, "board field: unknown piece letter '{ch}' in rank {rank}")
+            }
+            FenError::MissingSide => write!(f, "side-to-move field missing (expected w, r or b)"),
+            FenError::BadSide { text } => {
+                write!(f, "side-to-move field: '{text}' is not w, r or b")
+            }
+            FenError::BadPlaceholder { field, text } => {
+                write!(
+                    f,
+                    "{field} field: '{text}' (xiangqi has none; expected '-')"
+                )
+            }
+            FenError::BadCounter { field, text } => {
+                write!(f, "{field} field: '{text}' is not a number in range")
+            }
+            FenError::TrailingText { text } => write!(f, "unexpected text after the FEN: '{text}'"),
+            FenError::MissingGeneral { color } => write!(f, "{} has no general", color.name()),
+            FenError::TooManyPieces { piece, count } => write!(
+                f,
+                "{count} {} {}s (at most {})",
+                piece.color().name(),
+                piece.kind().name(),
+                piece.kind().max_count()
+            ),
+            FenError::UnreachableSquare { piece, square } => write!(
+                f,
+                "{} {} on {square}, a square it can never reach",
+                piece.color().name(),
+                piece.kind().name()
+            ),
+            FenError::GeneralsFacing => write!(f, "the generals face each other on an open file"),
+            FenError::SideNotToMoveInCheck => {
+                write!(
+                    f,
+                    "the side not to move is in check (its general could be captured)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Whether `piece` may ever stand on `sq` in a game from the standard setup.
+fn square_reachable(piece: Piece, sq: Square) -> bool {
+    // Work in Red's frame: flip Black's squares.
+    let rel = match piece.color() {
+        Color::Red => sq,
+        Color::Black => sq.flip_rank(),
+    };
+    let (f, r) = (rel.file(), rel.rank());
+    match piece.kind() {
+        PieceKind::General => (3..=5).contains(&f) && r <= 2,
+        PieceKind::Advisor => matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
+        PieceKind::Elephant => {
+            matches!(
+                (f, r),
+                (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
+            )
+        }
+        PieceKind::Soldier => r >= 5 || (r >= 3 && f % 2 == 0),
+        PieceKind::Horse | PieceKind::Chariot | PieceKind::Cannon => true,
+    }
+}
+
+fn parse_counter(field: &'static str, text: &str) -> Result<u16, FenError> {
+    text.parse::<u16>().map_err(|_| FenError::BadCounter {
+        field,
+        text: text.to_string(),
+    })
+}
+
+impl Position {
+    /// Parses a FEN (leniently, see the module docs) and validates the position.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let board = fields.next().ok_or(FenError::Empty)?;
+        let mut pos = Position::empty();
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 10 {
+            return Err(FenError::RankCount { found: ranks.len() });
+        }
+        let mut counts = [0u32; Piece::COUNT];
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = 9 - i as u8;
+            let mut file: usize = 0;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                    file += d as usize;
+                } else if let Some(piece) = Piece::from_fen_char(ch) {
+                    if let Some(sq) = Square::new(file as u8, rank).filter(|_| file < 9) {
+                        counts[piece.index()] += 1;
+                        if counts[piece.index()] > piece.kind().max_count() {
+                            return Err(FenError::TooManyPieces {
+                                piece,
+                                count: counts[piece.index()],
+                            });
+                        }
+                        if !square_reachable(piece, sq) {
+                            return Err(FenError::UnreachableSquare { piece, square: sq });
+                        }
+                        pos.put(piece, sq);
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::UnknownPiece { rank, ch });
+                }
+                if file > 9 {
+                    break;
+                }
+            }
+            if file != 9 {
+                return Err(FenError::RankLength { rank, points: file });
+            }
+        }
+        for color in Color::BOTH {
+            if counts[Piece::new(color, PieceKind::General).index()] == 0 {
+                return Err(FenError::MissingGeneral { color });
+            }
+        }
+
+        let side = fields.next().ok_or(FenError::MissingSide)?;
+        pos.side = match side {
+            "w" | "W" | "r" | "R" => Color::Red,
+            "b" | "B" => Color::Black,
+            _ => {
+                return Err(FenError::BadSide {
+                    text: side.to_string(),
+                })
+            }
+        };
+        let rest: Vec<&str> = fields.collect();
+        let mut rest = rest.as_slice();
+        for field in ["castling", "en-passant"] {
+            match rest.first() {
+                Some(&"-") => rest = &rest[1..],
+                Some(t) if t.parse::<u16>().is_err() => {
+                    return Err(FenError::BadPlaceholder {
+                        field,
+                        text: t.to_string(),
+                    })
+                }
+                _ => {}
+            }
+        }
+        if let Some(t) = rest.first() {
+            pos.no_capture_plies = parse_counter("half-move clock", t)?;
+        }
+        if let Some(t) = rest.get(1) {
+            pos.fullmove = parse_counter("full-move number", t)?.max(1);
+        }
+        if rest.len() > 2 {
+            let text: String = rest[2..].join(" ").chars().take(40).collect();
+            return Err(FenError::TrailingText { text });
+        }
+        pos.key ^= crate::zobrist::side(pos.side);
+
+        let (red, black) = (pos.general[0], pos.general[1]);
+        if red.file() == black.file() {
+            let between = crate::attacks::ray(crate::attacks::Direction::North, red)
+                & !crate::attacks::ray(crate::attacks::Direction::North, black)
+                & !crate::Bitboard::from_square(black);
+            if (between & pos.occupied).is_empty() {
+                return Err(FenError::GeneralsFacing);
+            }
+        }
+        if pos.compute_checkers(pos.side.opponent()).any() {
+            return Err(FenError::SideNotToMoveInCheck);
+        }
+        pos.checkers = pos.compute_checkers(pos.side);
+        Ok(pos)
+    }
+
+    /// The canonical six-field FEN (`w`/`b`, N/B letters).
+    pub fn to_fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        for rank in (0..10u8).rev() {
+            let mut empty = 0;
+            for file in 0..9u8 {
+                let sq = Square::new(file, rank).expect("on board");
+                match self.board[sq.index()] {
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        out.push(p.fen_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let side = if self.side == Color::Red { 'w' } else { 'b' };
+        out.push_str(&format!(
+            " {side} - - {} {}",
+            self.no_capture_plies, self.fullmove
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_round_trip() {
+        let pos = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(pos.to_fen(), START_FEN);
+        assert_eq!(pos.key(), pos.compute_key());
+    }
+
+    #[test]
+    fn lenient_forms() {
+        let canon = Position::from_fen(START_FEN).unwrap();
+        for f in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "  rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r - - 0 1\r\n",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR W 0 1",
+        ] {
+            assert_eq!(
+                Position::from_fen(f).unwrap().to_fen(),
+                canon.to_fen(),
+                "{f}"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        use FenError::*;
+        let cases: &[(&str, FenError)] = &[
+            ("", Empty),
+            ("rnbakabnr/9 w", RankCount { found: 2 }),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+                RankLength { rank: 0, points: 8 },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w",
+                RankLength {
+                    rank: 0,
+                    points: 10,
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w",
+                UnknownPiece { rank: 0, ch: 'X' },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+                MissingSide,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+                BadSide { text: "x".into() },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+                BadCounter {
+                    field: "half-move clock",
+                    text: "x".into(),
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1",
+                BadPlaceholder {
+                    field: "castling",
+                    text: "KQ".into(),
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 zz",
+                TrailingText { text: "zz".into() },
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                MissingGeneral {
+                    color: Color::Black,
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBKKABNR w",
+                TooManyPieces {
+                    piece: Piece::new(Color::Red, PieceKind::General),
+                    count: 2,
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w",
+                UnreachableSquare {
+                    piece: Piece::new(Color::Red, PieceKind::Advisor),
+                    square: Square::new(3, 1).unwrap(),
+                },
+            ),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 w", GeneralsFacing),
+            ("4k4/4R4/9/9/9/9/9/9/9/3K5 w", SideNotToMoveInCheck),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R w - - 0 1 extra",
+                TrailingText {
+                    text: "extra".into(),
+                },
+            ),
+        ];
+        for (fen, err) in cases {
+            assert_eq!(Position::from_fen(fen).unwrap_err(), *err, "{fen}");
+            assert!(!err.to_string().is_empty());
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! `engine-core`: the xiangqi board shared by the search, the rules referee, the match runner and
+//! NNUE tooling. Position, legal move generation, make/unmake, Zobrist keys, FEN and move text.
+//! No I/O and no threads, so every consumer can embed it.
+
+pub mod attacks;
+mod bitboard;
+pub mod fen;
+mod movegen;
+mod moves;
+pub mod notation;
+pub mod perft;
+mod piece;
+mod position;
+mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, START_FEN};
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use notation::{move_text, parse_move, MoveTextError, RankBase};
+pub use perft::{perft, perft_divide};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, Undo};
+pub use square::Square;

@@ -1,0 +1,88 @@
+//! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
+
+mod perft;
+
+use clap::{Parser, Subcommand};
+use engine_core::{Position, RankBase, START_FEN};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "cotuong",
+    version,
+    about = "Xiangqi engine (UCI and UCCI) and tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move-generator check and speed test).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position to start from (default: the initial position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads splitting the root moves.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print moves with ranks 1-10 instead of 0-9.
+        #[arg(long)]
+        ranks_from_one: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+            ranks_from_one,
+        }) => {
+            let pos = match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: bad FEN: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let base = if ranks_from_one {
+                RankBase::One
+            } else {
+                RankBase::Zero
+            };
+            let mut stdout = std::io::stdout().lock();
+            match perft::run(&pos, depth, divide, threads.max(1), base, &mut stdout) {
+                Ok(report) => {
+                    let nps = report.nodes as f64 / report.seconds.max(1e-9);
+                    eprintln!(
+                        "perft {depth}: {} nodes in {:.3} s, {:.1} Mnodes/s ({} thread{})",
+                        report.nodes,
+                        report.seconds,
+                        nps / 1e6,
+                        threads.max(1),
+                        if threads > 1 { "s" } else { "" }
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        None => {
+            eprintln!("protocol loop not built yet");
+            ExitCode::FAILURE
+        }
+    }
+}
