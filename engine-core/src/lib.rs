@@ -9,6 +9,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
+pub mod rules;
 mod piece;
 mod position;
 mod square;
