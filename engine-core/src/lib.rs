@@ -9,9 +9,9 @@ mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
-pub mod rules;
 mod piece;
 mod position;
+pub mod rules;
 mod square;
 pub mod zobrist;
 
