@@ -356,10 +356,31 @@ impl Position {
     }
 
     /// Number of legal moves, without building a list (perft's bulk counting).
+    ///
+    /// Counting is popcount-bound, and the portable x86-64 baseline has no POPCNT instruction, so
+    /// on x86-64 a copy compiled with POPCNT is chosen at run time when the CPU has it (about 2x
+    /// faster perft in a portable build; builds with `target-cpu` >= x86-64-v2 use it anyway).
     pub fn count_legal_moves(&self) -> u64 {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: `count_legal_moves_popcnt` only requires the `popcnt` target feature, and
+            // the line above has just checked that the running CPU supports it.
+            return unsafe { self.count_legal_moves_popcnt() };
+        }
+        self.count_legal_moves_portable()
+    }
+
+    #[inline(always)]
+    fn count_legal_moves_portable(&self) -> u64 {
         let mut counter = Counter(0);
         self.generate_into(!self.by_color[self.side.index()], &mut counter);
         counter.0
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+    #[target_feature(enable = "popcnt")]
+    fn count_legal_moves_popcnt(&self) -> u64 {
+        self.count_legal_moves_portable()
     }
 
     /// Whether the side to move has any legal move (no legal move = it loses: mate or stalemate).
