@@ -21,7 +21,12 @@ fn movegen(c: &mut Criterion) {
         })
     });
     group.bench_function("count_legal_moves", |b| {
-        b.iter(|| positions.iter().map(|p| black_box(p).count_legal_moves()).sum::<u64>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).count_legal_moves())
+                .sum::<u64>()
+        })
     });
     group.bench_function("legal_captures", |b| {
         b.iter(|| {
@@ -82,7 +87,9 @@ fn perft_bench(c: &mut Criterion) {
     let mut start = Position::startpos();
     let nodes = perft(&mut start, 4);
     group.throughput(Throughput::Elements(nodes));
-    group.bench_function("startpos_depth_4", |b| b.iter(|| perft(black_box(&mut start), 4)));
+    group.bench_function("startpos_depth_4", |b| {
+        b.iter(|| perft(black_box(&mut start), 4))
+    });
     group.finish();
 }
 

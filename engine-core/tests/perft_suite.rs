@@ -4,7 +4,10 @@
 
 use engine_core::{perft, Position};
 
-const SUITE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/testdata/perft.tsv"));
+const SUITE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/testdata/perft.tsv"
+));
 
 /// (FEN, counts for depths 1..=7).
 fn suite() -> Vec<(String, Vec<u64>)> {
@@ -26,9 +29,17 @@ fn check_depth(max_depth: usize) {
     for (fen, counts) in suite {
         let mut pos = Position::from_fen(&fen).expect("suite FEN parses");
         for depth in 1..=max_depth.min(counts.len()) {
-            assert_eq!(perft(&mut pos, depth as u32), counts[depth - 1], "perft {depth} of {fen}");
+            assert_eq!(
+                perft(&mut pos, depth as u32),
+                counts[depth - 1],
+                "perft {depth} of {fen}"
+            );
         }
-        assert_eq!(pos.to_fen(), Position::from_fen(&fen).unwrap().to_fen(), "position restored");
+        assert_eq!(
+            pos.to_fen(),
+            Position::from_fen(&fen).unwrap().to_fen(),
+            "position restored"
+        );
     }
 }
 

@@ -30,11 +30,20 @@ fn play_and_check(choices: &[u16]) -> Vec<String> {
         }
         // is_legal agrees with the generator on every move of every piece's square pair sample.
         for &m in &moves {
-            assert!(pos.is_legal(m), "{m} generated but not is_legal in {}", pos.to_fen());
+            assert!(
+                pos.is_legal(m),
+                "{m} generated but not is_legal in {}",
+                pos.to_fen()
+            );
         }
         let probe = Move::from_raw(c.wrapping_mul(40503) & 0x3FFF);
         if let Some(p) = probe {
-            assert_eq!(pos.is_legal(p), moves.contains(&p), "is_legal({p}) in {}", pos.to_fen());
+            assert_eq!(
+                pos.is_legal(p),
+                moves.contains(&p),
+                "is_legal({p}) in {}",
+                pos.to_fen()
+            );
         }
 
         let mv = moves[c as usize % moves.len()];
@@ -42,7 +51,12 @@ fn play_and_check(choices: &[u16]) -> Vec<String> {
         let gives_check = pos.gives_check(mv);
         let undo = pos.make_move(mv);
         assert_eq!(pos.key(), pos.compute_key(), "incremental key after {mv}");
-        assert_eq!(pos.in_check(), gives_check, "gives_check({mv}) in {}", before.to_fen());
+        assert_eq!(
+            pos.in_check(),
+            gives_check,
+            "gives_check({mv}) in {}",
+            before.to_fen()
+        );
         let fen = pos.to_fen();
         let reparsed = Position::from_fen(&fen).expect("own FEN parses");
         assert_eq!(reparsed.to_fen(), fen);
@@ -133,7 +147,9 @@ fn long_random_games_to_the_end() {
     for _ in 0..30 {
         let choices: Vec<u16> = (0..400)
             .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (seed >> 33) as u16
             })
             .collect();
