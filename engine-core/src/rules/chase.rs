@@ -1,7 +1,7 @@
 //! Threat ("chase", Vietnamese "dọa bắt" / "đuổi bắt") detection for the perpetual-chase rule
 //! (Điều 22 terms 4, 14-16; Điều 23 points 3-9; Điều 24.11-24.33).
 //!
-//! [`forbidden_chases`] lists, for one side, every enemy piece that side could win on its next
+//! [`threats`] lists, for one side, every enemy piece that side could win on its next
 //! move in a way the Law forbids repeating forever. The cycle judge (`cycle.rs`) compares the list
 //! before and after each move, so only threats a move *creates* (directly, by discovery, by
 //! moving a screen, or by pinning or blocking the target's protector) count as that move's chase.
@@ -85,19 +85,28 @@ impl Default for ChaseRules {
     }
 }
 
-/// One forbidden threat: the piece on `attacker` could win the piece on `target` next move.
+/// One threat: the piece on `attacker` could legally capture the piece on `target` next move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Chase {
+pub struct Threat {
     /// Square of the threatening piece.
     pub attacker: Square,
     /// Square of the threatened piece.
     pub target: Square,
-    /// Why the threat is forbidden when repeated.
-    pub reason: ChaseReason,
+    /// Why repeating this threat is forbidden; `None` when it is allowed (a really protected,
+    /// mobile target, or an offer between equal pieces).
+    pub chase: Option<ChaseReason>,
+}
+
+impl ChaseReason {
+    /// Whether the threat wins material outright (as opposed to an immobile but protected
+    /// target): only such threats can be created by undermining a protector.
+    pub fn wins_material(self) -> bool {
+        self != ChaseReason::ImmobileTarget
+    }
 }
 
 /// Enough room for every threat one side can make at once (at most 10 chasers, 48 pairs).
-pub(crate) type ChaseList = ArrayVec<Chase, 64>;
+pub(crate) type ThreatList = ArrayVec<Threat, 64>;
 
 /// Whether a soldier of `color` on `sq` has crossed the river.
 fn soldier_crossed(color: Color, sq: Square) -> bool {
@@ -241,10 +250,11 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square) -> bool {
     })
 }
 
-/// Every forbidden threat `chaser` makes in `pos`, whichever side is to move (the cycle judge
-/// asks this after the chaser's move, when the opponent is to move).
-pub(crate) fn forbidden_chases(pos: &Position, chaser: Color, rules: &ChaseRules) -> ChaseList {
-    let mut list = ChaseList::new();
+/// Every threat `chaser` makes in `pos` on a piece that may be chased at all (not the general,
+/// not an uncrossed soldier), whichever side is to move (the cycle judge asks this before and
+/// after each of the chaser's moves), each marked with why repeating it would be forbidden.
+pub(crate) fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList {
+    let mut list = ThreatList::new();
     let victim_side = chaser.opponent();
     let occ = pos.occupied();
     let mut targets_allowed =
@@ -277,37 +287,32 @@ pub(crate) fn forbidden_chases(pos: &Position, chaser: Color, rules: &ChaseRules
                 continue;
             }
             let tkind = target.kind();
-            let reason = if tkind == PieceKind::Chariot
+            let chase = if tkind == PieceKind::Chariot
                 && matches!(akind, PieceKind::Horse | PieceKind::Cannon)
             {
-                ChaseReason::ChariotByHorseOrCannon
+                Some(ChaseReason::ChariotByHorseOrCannon)
+            } else if akind == tkind
+                && capture_targets(tkind, victim_side, t, occ).contains(a)
+                && move_is_safe(pos, victim_side, t, a)
+                && protection(pos, chaser, t, a) != Protection::Real
+            {
+                // Điều 24.20: mutual attack of equal pieces where the target may take the
+                // unprotected attacker is an offer, not a chase.
+                None
             } else {
-                if akind == tkind
-                    && capture_targets(tkind, victim_side, t, occ).contains(a)
-                    && move_is_safe(pos, victim_side, t, a)
-                    && protection(pos, chaser, t, a) != Protection::Real
-                {
-                    // Điều 24.20: mutual attack of equal pieces where the target may take the
-                    // unprotected attacker is an offer, not a chase.
-                    continue;
-                }
                 match protection(pos, victim_side, a, t) {
-                    Protection::None => ChaseReason::Unprotected,
-                    Protection::False => ChaseReason::FalselyProtected,
-                    Protection::Real => {
-                        if rules.immobile_target_counts && !has_legal_move(pos, victim_side, t) {
-                            ChaseReason::ImmobileTarget
-                        } else {
-                            continue;
-                        }
-                    }
+                    Protection::None => Some(ChaseReason::Unprotected),
+                    Protection::False => Some(ChaseReason::FalselyProtected),
+                    Protection::Real => (rules.immobile_target_counts
+                        && !has_legal_move(pos, victim_side, t))
+                    .then_some(ChaseReason::ImmobileTarget),
                 }
             };
             // 48 pairs at most; a full list would only drop threats, never panic.
-            let _ = list.try_push(Chase {
+            let _ = list.try_push(Threat {
                 attacker: a,
                 target: t,
-                reason,
+                chase,
             });
         }
     }
@@ -322,37 +327,43 @@ mod tests {
         Square::parse(s, 0).expect("square")
     }
 
+    /// The forbidden threats only, as (attacker, target, reason).
+    fn forbidden(pos: &Position, chaser: Color) -> Vec<(Square, Square, ChaseReason)> {
+        threats(pos, chaser, &ChaseRules::default())
+            .iter()
+            .filter_map(|t| t.chase.map(|r| (t.attacker, t.target, r)))
+            .collect()
+    }
+
     #[test]
     fn unprotected_and_protected_targets() {
         // Red chariot a0 attacks the black horse a7; with the black chariot on b7... no: alone.
-        let pos = Position::from_fen("4k4/9/n8/9/9/9/9/9/9/R3K4 w - - 0 1").expect("fen");
-        let list = forbidden_chases(&pos, Color::Red, &ChaseRules::default());
+        let pos = Position::from_fen("3k5/9/n8/9/9/9/9/9/9/R3K4 w - - 0 1").expect("fen");
+        let list = forbidden(&pos, Color::Red);
         assert_eq!(list.len(), 1);
-        assert_eq!(list[0].attacker, sq("a0"));
-        assert_eq!(list[0].target, sq("a7"));
-        assert_eq!(list[0].reason, ChaseReason::Unprotected);
+        assert_eq!(list[0], (sq("a0"), sq("a7"), ChaseReason::Unprotected));
         // A black chariot on b7 really protects the horse.
-        let pos = Position::from_fen("4k4/9/nr7/9/9/9/9/9/9/R3K4 w - - 0 1").expect("fen");
-        let list = forbidden_chases(&pos, Color::Red, &ChaseRules::default());
-        assert!(list.iter().all(|c| c.target != sq("a7")), "{list:?}");
+        let pos = Position::from_fen("3k5/9/nr7/9/9/9/9/9/9/R3K4 w - - 0 1").expect("fen");
+        let list = forbidden(&pos, Color::Red);
+        assert!(list.iter().all(|c| c.1 != sq("a7")), "{list:?}");
     }
 
     #[test]
     fn horse_on_chariot_counts_even_if_protected() {
         // Red horse c5 attacks the black chariot b7, which the black chariot b9 protects.
-        let pos = Position::from_fen("1r2k4/9/1r7/9/2N6/9/9/9/9/4K4 w - - 0 1").expect("fen");
-        let list = forbidden_chases(&pos, Color::Red, &ChaseRules::default());
+        let pos = Position::from_fen("1r1k5/9/1r7/9/2N6/9/9/9/9/4K4 w - - 0 1").expect("fen");
+        let list = forbidden(&pos, Color::Red);
         assert!(list
             .iter()
-            .any(|c| c.target == sq("b7") && c.reason == ChaseReason::ChariotByHorseOrCannon));
+            .any(|c| c.1 == sq("b7") && c.2 == ChaseReason::ChariotByHorseOrCannon));
     }
 
     #[test]
     fn generals_and_soldiers_do_not_chase_and_uncrossed_soldiers_are_free() {
         // Red soldier d7 attacks the black horse d8 (soldiers do not chase); red chariot a6
         // attacks the uncrossed black soldier a6? (placed on a5, not crossed).
-        let pos = Position::from_fen("4k4/3n5/3P5/9/p8/9/9/9/9/R3K4 w - - 0 1").expect("fen");
-        let list = forbidden_chases(&pos, Color::Red, &ChaseRules::default());
+        let pos = Position::from_fen("3k5/3n5/3P5/9/p8/9/9/9/9/R3K4 w - - 0 1").expect("fen");
+        let list = forbidden(&pos, Color::Red);
         assert!(list.is_empty(), "{list:?}");
     }
 
@@ -361,7 +372,7 @@ mod tests {
         // Red chariot e3 is pinned by the black chariot e8 against the red general e0; it
         // "attacks" the unprotected black horse a3 but may not leave the file.
         let pos = Position::from_fen("3k5/4r4/9/9/9/9/n3R4/9/9/4K4 w - - 0 1").expect("fen");
-        let list = forbidden_chases(&pos, Color::Red, &ChaseRules::default());
-        assert!(list.iter().all(|c| c.target != sq("a3")), "{list:?}");
+        let list = forbidden(&pos, Color::Red);
+        assert!(list.iter().all(|c| c.1 != sq("a3")), "{list:?}");
     }
 }

@@ -25,7 +25,7 @@ use crate::piece::{Color, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 
-use super::chase::{forbidden_chases, ChaseReason, ChaseRules};
+use super::chase::{threats, ChaseReason, ChaseRules};
 
 /// What to do when one side checks perpetually while the other chases perpetually; the Law
 /// does not say explicitly (digest §8 item 7).
@@ -104,7 +104,7 @@ pub fn analyze_cycle(
         }
         let mover = board.side_to_move();
         let m = mover.index();
-        let before = forbidden_chases(&board, mover, chase_rules);
+        let before = threats(&board, mover, chase_rules);
         board.make_move(mv);
         identity[to.index()] = identity[from.index()];
         moved[m] = true;
@@ -116,19 +116,30 @@ pub fn analyze_cycle(
         if chased[m].is_empty() {
             continue;
         }
-        let after = forbidden_chases(&board, mover, chase_rules);
+        let after = threats(&board, mover, chase_rules);
         let mut created = Bitboard::EMPTY;
-        for c in &after {
+        for t in &after {
+            let Some(reason) = t.chase else {
+                continue;
+            };
             // Where the attacker stood before the move (only the moved piece changed square).
-            let attacker_before = if c.attacker == to { from } else { c.attacker };
-            let existed = before
+            let attacker_before = if t.attacker == to { from } else { t.attacker };
+            let earlier = before
                 .iter()
-                .any(|b| b.attacker == attacker_before && b.target == c.target);
-            if !existed {
-                let id = identity[c.target.index()] as usize;
+                .find(|b| b.attacker == attacker_before && b.target == t.target);
+            let is_new = match earlier {
+                // The move created the attack: directly, by discovery or by moving a screen.
+                None => true,
+                // The attack was there; the move made it win material (undermined a protector).
+                Some(b) => {
+                    reason.wins_material() && !b.chase.is_some_and(ChaseReason::wins_material)
+                }
+            };
+            if is_new {
+                let id = identity[t.target.index()] as usize;
                 if let Some(sq) = Square::from_index(id) {
                     created.insert(sq);
-                    last_reason[m][id] = Some(c.reason);
+                    last_reason[m][id] = Some(reason);
                 }
             }
         }
