@@ -323,11 +323,7 @@ const fn build_spread() -> [u128; 1024] {
 static KING_MOVES: [u128; 90] = build_king();
 static ADVISOR_MOVES: [u128; 90] = build_advisor();
 const ELEPHANT: ([[u8; 4]; 90], [[u128; 4]; 90]) = build_elephant();
-static ELEPHANT_EYES: [[u8; 4]; 90] = ELEPHANT.0;
-static ELEPHANT_TARGETS: [[u128; 4]; 90] = ELEPHANT.1;
 const HORSE: ([[u8; 4]; 90], [[u128; 4]; 90]) = build_horse();
-static HORSE_LEGS: [[u8; 4]; 90] = HORSE.0;
-static HORSE_TARGETS: [[u128; 4]; 90] = HORSE.1;
 const HORSE_REV: ([[u8; 4]; 90], [[u128; 4]; 90]) = build_horse_attackers();
 static HORSE_ATTACKER_LEGS: [[u8; 4]; 90] = HORSE_REV.0;
 static HORSE_ATTACKER_SOURCES: [[u128; 4]; 90] = HORSE_REV.1;
@@ -342,6 +338,55 @@ const FILE_SLIDES: ([[u16; 1024]; 10], [[u16; 1024]; 10]) = build_file_slides();
 static FILE_ROOK: [[u16; 1024]; 10] = FILE_SLIDES.0;
 static FILE_CANNON: [[u16; 1024]; 10] = FILE_SLIDES.1;
 static SPREAD: [u128; 1024] = build_spread();
+
+/// Expands per-direction targets into a table indexed by the 4-bit occupancy of the blocking
+/// squares (leg or eye), bit `b` of the index standing for direction `dir_of_bit[b]`.
+const fn build_blocked_lookup(
+    targets: &[[u128; 4]; 90],
+    dir_of_bit: [usize; 4],
+) -> [[u128; 16]; 90] {
+    let mut t = [[0u128; 16]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut idx = 0;
+        while idx < 16 {
+            let mut b = 0;
+            while b < 4 {
+                if idx & (1 << b) == 0 {
+                    t[s][idx] |= targets[s][dir_of_bit[b]];
+                }
+                b += 1;
+            }
+            idx += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+// Orthogonal legs: index bits are S (-9), W (-1), E (+1), N (+9); ORTHO order is N, S, E, W.
+static HORSE_BY_LEGS: [[u128; 16]; 90] = build_blocked_lookup(&HORSE.1, [1, 3, 2, 0]);
+// Diagonal eyes/legs: index bits are SW (-10), SE (-8), NW (+8), NE (+10); DIAG order is
+// NE (1,1), SE (1,-1), NW (-1,1), SW (-1,-1).
+static ELEPHANT_BY_EYES: [[u128; 16]; 90] = build_blocked_lookup(&ELEPHANT.1, [3, 1, 2, 0]);
+static HORSE_ATTACKERS_BY_LEGS: [[u128; 16]; 90] = build_blocked_lookup(&HORSE_REV.1, [3, 1, 2, 0]);
+
+/// Occupancy of the four orthogonal neighbours of `sq` as a 4-bit index (S, W, E, N). Bits for
+/// neighbours off the board are either zero or belong to directions whose targets are empty, so
+/// they never change a lookup.
+#[inline(always)]
+fn orthogonal_index(sq: Square, occ: Bitboard) -> usize {
+    let x = ((occ.0 << 9) >> sq.index()) as u32;
+    ((x & 1) | ((x >> 7) & 2) | ((x >> 8) & 4) | ((x >> 15) & 8)) as usize
+}
+
+/// Occupancy of the four diagonal neighbours of `sq` as a 4-bit index (SW, SE, NW, NE); see
+/// [`orthogonal_index`] for why off-board bits are harmless.
+#[inline(always)]
+fn diagonal_index(sq: Square, occ: Bitboard) -> usize {
+    let x = ((occ.0 << 10) >> sq.index()) as u32;
+    ((x & 1) | ((x >> 1) & 2) | ((x >> 16) & 4) | ((x >> 17) & 8)) as usize
+}
 
 /// General moves from `sq` (inside its palace; empty outside palaces).
 #[inline(always)]
@@ -358,47 +403,20 @@ pub fn advisor_moves(sq: Square) -> Bitboard {
 /// Elephant targets from `sq` whose eyes are empty in `occ`, never across the river.
 #[inline(always)]
 pub fn elephant_moves(sq: Square, occ: Bitboard) -> Bitboard {
-    let eyes = &ELEPHANT_EYES[sq.index()];
-    let targets = &ELEPHANT_TARGETS[sq.index()];
-    let mut t = 0;
-    for d in 0..4 {
-        let eye = eyes[d];
-        if eye != NO_SQUARE && (occ.0 >> eye) & 1 == 0 {
-            t |= targets[d];
-        }
-    }
-    Bitboard(t)
+    Bitboard(ELEPHANT_BY_EYES[sq.index()][diagonal_index(sq, occ)])
 }
 
 /// Horse targets from `sq` whose legs are empty in `occ`.
 #[inline(always)]
 pub fn horse_moves(sq: Square, occ: Bitboard) -> Bitboard {
-    let legs = &HORSE_LEGS[sq.index()];
-    let targets = &HORSE_TARGETS[sq.index()];
-    let mut t = 0;
-    for d in 0..4 {
-        let leg = legs[d];
-        if leg != NO_SQUARE && (occ.0 >> leg) & 1 == 0 {
-            t |= targets[d];
-        }
-    }
-    Bitboard(t)
+    Bitboard(HORSE_BY_LEGS[sq.index()][orthogonal_index(sq, occ)])
 }
 
 /// Squares from which a horse would attack `sq`, given the occupancy of the legs (the diagonal
 /// neighbours of `sq`).
 #[inline(always)]
 pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
-    let legs = &HORSE_ATTACKER_LEGS[sq.index()];
-    let sources = &HORSE_ATTACKER_SOURCES[sq.index()];
-    let mut t = 0;
-    for d in 0..4 {
-        let leg = legs[d];
-        if leg != NO_SQUARE && (occ.0 >> leg) & 1 == 0 {
-            t |= sources[d];
-        }
-    }
-    Bitboard(t)
+    Bitboard(HORSE_ATTACKERS_BY_LEGS[sq.index()][diagonal_index(sq, occ)])
 }
 
 /// Soldier moves (and attacks) for a soldier of `color` on `sq`.

@@ -80,8 +80,13 @@ impl Position {
         let cannons = k[PieceKind::Cannon.index()] & enemy;
         let mut blockers = Bitboard::EMPTY;
         let mut screens = Bitboard::EMPTY;
+        let sliders = rooklike | cannons;
         for dir in Direction::ALL {
             let full_ray = attacks::ray(dir, ksq);
+            // Only a ray holding an enemy chariot, general or cannon can pin or need a screen.
+            if (full_ray & sliders).is_empty() {
+                continue;
+            }
             let line = full_ray & self.occupied;
             let Some(p1) = nearest(dir, line) else {
                 continue;
@@ -180,27 +185,41 @@ impl Position {
         } else {
             self.king_shield()
         };
-        const ORDER: [PieceKind; 6] = [
-            PieceKind::Chariot,
-            PieceKind::Cannon,
-            PieceKind::Horse,
-            PieceKind::Soldier,
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-        ];
-        for kind in ORDER {
-            for from in own & self.by_kind[kind.index()] {
-                let targets = self.piece_targets(kind, from, mask);
-                if shield.blockers.contains(from) {
-                    for to in targets {
-                        if self.leaves_general_safe(from, to) {
-                            sink.add_one(from, to);
-                        }
+        let occ = self.occupied;
+        let enemy = self.by_color[us.opponent().index()];
+        let mut emit = |from: Square, targets: Bitboard| {
+            if shield.blockers.contains(from) {
+                for to in targets {
+                    if self.leaves_general_safe(from, to) {
+                        sink.add_one(from, to);
                     }
-                } else {
-                    sink.add_all(from, targets.without(shield.screens));
                 }
+            } else {
+                sink.add_all(from, targets.without(shield.screens));
             }
+        };
+        // One straight loop per kind (no per-piece dispatch): this is perft's hottest code.
+        for from in own & self.by_kind[PieceKind::Chariot.index()] {
+            let focc = self.file_occ[from.file() as usize];
+            emit(from, attacks::chariot_attacks(from, occ, focc) & mask);
+        }
+        for from in own & self.by_kind[PieceKind::Cannon.index()] {
+            let focc = self.file_occ[from.file() as usize];
+            let quiet = attacks::chariot_attacks(from, occ, focc).without(occ);
+            let captures = attacks::cannon_attacks(from, occ, focc) & enemy;
+            emit(from, (quiet | captures) & mask);
+        }
+        for from in own & self.by_kind[PieceKind::Horse.index()] {
+            emit(from, attacks::horse_moves(from, occ) & mask);
+        }
+        for from in own & self.by_kind[PieceKind::Soldier.index()] {
+            emit(from, attacks::soldier_moves(us, from) & mask);
+        }
+        for from in own & self.by_kind[PieceKind::Advisor.index()] {
+            emit(from, attacks::advisor_moves(from) & mask);
+        }
+        for from in own & self.by_kind[PieceKind::Elephant.index()] {
+            emit(from, attacks::elephant_moves(from, occ) & mask);
         }
         let ksq = self.general[us.index()];
         for to in attacks::general_moves(ksq) & mask {
