@@ -472,6 +472,21 @@ pub fn file_occupancy(occ: Bitboard, file: u8) -> u16 {
     bits
 }
 
+/// The `d`-th (0..4) diagonal neighbour of `sq` as the leg of horses attacking `sq`, with the
+/// squares such horses stand on. `None` where that neighbour is off the board.
+#[inline(always)]
+pub fn horse_attack_leg(sq: Square, d: usize) -> Option<(Square, Bitboard)> {
+    let leg = HORSE_ATTACKER_LEGS[sq.index()][d];
+    if leg == NO_SQUARE {
+        None
+    } else {
+        Some((
+            Square::from_index_unchecked(leg),
+            Bitboard(HORSE_ATTACKER_SOURCES[sq.index()][d]),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,20 +537,5 @@ mod tests {
         assert_eq!(r.count(), 3 + 3 + 4);
         let c = cannon_attacks(e0, occ, fo);
         assert_eq!(c, Bitboard::from_square(sq("e6")));
-    }
-}
-
-/// The `d`-th (0..4) diagonal neighbour of `sq` as the leg of horses attacking `sq`, with the
-/// squares such horses stand on. `None` where that neighbour is off the board.
-#[inline(always)]
-pub fn horse_attack_leg(sq: Square, d: usize) -> Option<(Square, Bitboard)> {
-    let leg = HORSE_ATTACKER_LEGS[sq.index()][d];
-    if leg == NO_SQUARE {
-        None
-    } else {
-        Some((
-            Square::from_index_unchecked(leg),
-            Bitboard(HORSE_ATTACKER_SOURCES[sq.index()][d]),
-        ))
     }
 }
