@@ -8,14 +8,25 @@
 use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions};
 use engine_core::{Color, Position, RankBase};
 
-const DATA: &str = include_str!(concat!(
+/// The shared test data lives beside the repository (`../shared`), as in CI.
+const DATA_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../shared/testdata/axf-repetition.tsv"
-));
+);
 
-/// Cases where the Law's verdict differs from the file's: (id, expected from the side to move's
-/// view, article).
-const LAW_OVERRIDES: &[(&str, &str, &str)] = &[];
+/// Cases where the file's expectation is replaced by the Law's verdict: (id, expected from the
+/// side to move's view, article). None of the 32 asserted cases needs one: the Law agrees with
+/// the file on all of them. F31 is "unasserted" in the file; the Law decides it.
+const LAW_OVERRIDES: &[(&str, &str, &str)] = &[(
+    "F31",
+    "win",
+    // After e9f9 the black horse e5 is no longer pinned and attacks the unprotected red cannon
+    // f3; after f9e9 the red horse e1 can no longer recapture on f3 (the generals would face):
+    // each black general move creates a threat by the horse on the same cannon, protected only
+    // falsely. Điều 22 term 16, Điều 24.30 (false protection), discovered threats counted as the
+    // move's own (our reading of Điều 24.26, digest §8 item 4). Black loses.
+    "Điều 24.30",
+)];
 
 struct Case {
     id: String,
@@ -27,8 +38,11 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
+    let data = std::fs::read_to_string(DATA_PATH).unwrap_or_else(|e| {
+        panic!("cannot read {DATA_PATH}: {e} (check out the repository with shared/ beside it)")
+    });
     let mut out = Vec::new();
-    for line in DATA.lines() {
+    for line in data.lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
