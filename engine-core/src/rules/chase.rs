@@ -1,10 +1,11 @@
 //! Threat ("chase", Vietnamese "dọa bắt" / "đuổi bắt") detection for the perpetual-chase rule
 //! (Điều 22 terms 4, 14-16; Điều 23 points 3-9; Điều 24.11-24.33).
 //!
-//! [`threats`] lists, for one side, every enemy piece that side could win on its next
-//! move in a way the Law forbids repeating forever. The cycle judge (`cycle.rs`) compares the list
-//! before and after each move, so only threats a move *creates* (directly, by discovery, by
-//! moving a screen, or by pinning or blocking the target's protector) count as that move's chase.
+//! [`threats`] lists, for one side, every enemy piece that side could legally capture on its next
+//! move, each marked with why repeating the threat would be forbidden (or `None` when it is
+//! allowed). The cycle judge (`cycle.rs`) compares the lists before and after each move, so only
+//! threats a move *creates* (directly, by discovery, by moving a screen, or by pinning or blocking
+//! the target's protector) count as that move's chase.
 //!
 //! Decisions taken here (all from the Law's text; see `docs/rules.md`):
 //! - Chasers are chariots, horses, cannons, advisors and elephants. A general or a soldier never
@@ -68,6 +69,12 @@ impl ChaseReason {
             ChaseReason::ImmobileTarget => "unable to move",
         }
     }
+
+    /// Whether the threat wins material outright (as opposed to an immobile but protected
+    /// target): only such threats can be created by undermining a protector.
+    pub fn wins_material(self) -> bool {
+        self != ChaseReason::ImmobileTarget
+    }
 }
 
 /// Switches of the chase detector that a tournament might set differently from the Law.
@@ -95,14 +102,6 @@ pub struct Threat {
     /// Why repeating this threat is forbidden; `None` when it is allowed (a really protected,
     /// mobile target, or an offer between equal pieces).
     pub chase: Option<ChaseReason>,
-}
-
-impl ChaseReason {
-    /// Whether the threat wins material outright (as opposed to an immobile but protected
-    /// target): only such threats can be created by undermining a protector.
-    pub fn wins_material(self) -> bool {
-        self != ChaseReason::ImmobileTarget
-    }
 }
 
 /// Enough room for every threat one side can make at once (at most 10 chasers, 48 pairs).

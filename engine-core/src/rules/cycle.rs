@@ -25,7 +25,7 @@ use crate::piece::{Color, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 
-use super::chase::{threats, ChaseReason, ChaseRules};
+use super::chase::{threats, ChaseReason, ChaseRules, ThreatList};
 
 /// What to do when one side checks perpetually while the other chases perpetually; the Law
 /// does not say explicitly (digest §8 item 7).
@@ -104,7 +104,13 @@ pub fn analyze_cycle(
         }
         let mover = board.side_to_move();
         let m = mover.index();
-        let before = threats(&board, mover, chase_rules);
+        // Once no target survives for this side, its threats no longer matter.
+        let tracking = !chased[m].is_empty();
+        let before = if tracking {
+            threats(&board, mover, chase_rules)
+        } else {
+            ThreatList::new()
+        };
         board.make_move(mv);
         identity[to.index()] = identity[from.index()];
         moved[m] = true;
@@ -113,7 +119,7 @@ pub fn analyze_cycle(
         } else {
             perpetual_check[m] = false;
         }
-        if chased[m].is_empty() {
+        if !tracking {
             continue;
         }
         let after = threats(&board, mover, chase_rules);

@@ -43,7 +43,10 @@ pub fn try_adjudicate(
     options: &RuleOptions,
 ) -> Result<Option<Verdict>, IllegalMoveError> {
     let mut pos = start.clone();
-    if let Some(v) = judge_static(&pos, 0, options) {
+    if !pos.has_legal_move() {
+        return Ok(Some(no_move_verdict(&pos, 0)));
+    }
+    if let Some(v) = judge_limits(&pos, 0, options) {
         return Ok(Some(v));
     }
     // keys[k] = key of the position after k plies; positions before `since_capture` cannot
@@ -70,29 +73,29 @@ pub fn try_adjudicate(
             return Ok(Some(no_move_verdict(&pos, ply)));
         }
         let key = pos.key();
-        let earlier: Vec<usize> = (since_capture..ply)
+        let mut occurrences = (since_capture..ply)
             .filter(|&k| (ply - k) % 2 == 0 && keys[k] == key)
-            .collect();
-        if earlier.len() + 1 >= threshold {
-            let first = earlier[0];
-            let cycle = &moves[first..ply];
-            if let Ok(report) = analyze_cycle(&pos, cycle, options.check_vs_chase, &options.chase) {
-                return Ok(Some(cycle_verdict(&report, first, ply)));
+            .peekable();
+        if let Some(&first) = occurrences.peek() {
+            if occurrences.count() + 1 >= threshold {
+                let cycle = &moves[first..ply];
+                let report = analyze_cycle(&pos, cycle, options.check_vs_chase, &options.chase);
+                // A key collision (not a real cycle) is simply not judged.
+                if let Ok(report) = report {
+                    return Ok(Some(cycle_verdict(&report, first, ply)));
+                }
             }
         }
-        if let Some(v) = judge_static(&pos, ply, options) {
+        if let Some(v) = judge_limits(&pos, ply, options) {
             return Ok(Some(v));
         }
     }
     Ok(None)
 }
 
-/// Rules that look only at the position and its counters: no legal move, the no-capture limit,
-/// bare material.
-fn judge_static(pos: &Position, ply: usize, options: &RuleOptions) -> Option<Verdict> {
-    if !pos.has_legal_move() {
-        return Some(no_move_verdict(pos, ply));
-    }
+/// Draws that look only at the position and its counters, tested after mate and repetition:
+/// the no-capture limit, then bare material.
+fn judge_limits(pos: &Position, ply: usize, options: &RuleOptions) -> Option<Verdict> {
     if limit_reached(pos, options.no_capture_moves, options.no_capture_checks) {
         let red = pos.checks_since_capture(Color::Red);
         let black = pos.checks_since_capture(Color::Black);
@@ -178,11 +181,8 @@ fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
         first + 1,
         last
     );
-    let moves_of = |c: Color| {
-        // Plies of `c` in the cycle: half of it (cycles have even length).
-        let _ = c;
-        report.plies / 2
-    };
+    // Each side made half of the cycle's plies (a cycle returns to the same side to move).
+    let moves_per_side = report.plies / 2;
     let chase_text = |c: Color| -> Option<String> {
         let chased = report.perpetual_chase[c.index()]?;
         Some(format!(
@@ -192,7 +192,7 @@ fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
             kind_word(chased.kind),
             chased.square,
             chased.reason.describe(),
-            moves_of(c),
+            moves_per_side,
             span
         ))
     };
@@ -206,7 +206,7 @@ fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
                      Điều 7 win g, Điều 23 point 1)",
                     winner.name(),
                     loser.name(),
-                    moves_of(loser),
+                    moves_per_side,
                     span
                 );
                 if let Some(other) = chase_text(winner) {
