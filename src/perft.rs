@@ -7,8 +7,6 @@ use std::time::Instant;
 
 /// What a perft run found.
 pub struct PerftReport {
-    /// Per root move, in generation order (empty unless a divide was asked for or threads > 1).
-    pub divide: Vec<(Move, u64)>,
     /// Total leaf nodes.
     pub nodes: u64,
     /// Wall-clock seconds.
@@ -73,7 +71,6 @@ pub fn run(
     writeln!(out, "Nodes searched: {nodes}")?;
     out.flush()?;
     Ok(PerftReport {
-        divide: divided,
         nodes,
         seconds: start.elapsed().as_secs_f64(),
     })

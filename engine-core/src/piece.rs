@@ -126,24 +126,38 @@ impl PieceKind {
     }
 }
 
-/// A coloured piece, packed into one byte so that `Option<Piece>` is one byte too (the mailbox).
+/// Kind of each 3-bit code; code 7 is never used by a real piece.
+const KIND_OF_CODE: [PieceKind; 8] = [
+    PieceKind::General,
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+    PieceKind::Horse,
+    PieceKind::Chariot,
+    PieceKind::Cannon,
+    PieceKind::Soldier,
+    PieceKind::Soldier,
+];
+
+/// A coloured piece, packed into one byte (`colour * 8 + kind`) so that `Option<Piece>` is one
+/// byte too (the mailbox) and colour and kind are a shift and a mask away.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Piece(u8);
 
 impl Piece {
-    /// Number of distinct coloured pieces; an index space for per-piece tables (Zobrist keys).
-    pub const COUNT: usize = 14;
+    /// Size of the index space of [`Piece::index`] (two indices, 7 and 15, are unused); for
+    /// per-piece tables such as Zobrist keys.
+    pub const COUNT: usize = 16;
 
     /// The piece of `kind` owned by `color`.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
-        Piece(color as u8 * 7 + kind as u8)
+        Piece(color as u8 * 8 + kind as u8)
     }
 
     /// Owner.
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if self.0 < 7 {
+        if self.0 < 8 {
             Color::Red
         } else {
             Color::Black
@@ -153,10 +167,10 @@ impl Piece {
     /// Kind.
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 % 7) as usize]
+        KIND_OF_CODE[(self.0 & 7) as usize]
     }
 
-    /// Index 0..14 into per-piece tables.
+    /// Index 0..16 into per-piece tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -12,11 +12,11 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn build_keys() -> ([[u64; 90]; 14], u64) {
-    let mut keys = [[0u64; 90]; 14];
+const fn build_keys() -> ([[u64; 90]; 16], u64) {
+    let mut keys = [[0u64; 90]; 16];
     let mut state = 0x00C0_7001_u64;
     let mut p = 0;
-    while p < 14 {
+    while p < 16 {
         let mut s = 0;
         while s < 90 {
             let (next, value) = splitmix64(state);
@@ -30,8 +30,8 @@ const fn build_keys() -> ([[u64; 90]; 14], u64) {
     (keys, side)
 }
 
-const KEYS: ([[u64; 90]; 14], u64) = build_keys();
-static PIECE_SQUARE: [[u64; 90]; 14] = KEYS.0;
+const KEYS: ([[u64; 90]; 16], u64) = build_keys();
+static PIECE_SQUARE: [[u64; 90]; 16] = KEYS.0;
 
 /// Key toggled when Black is to move.
 pub const SIDE_TO_MOVE: u64 = KEYS.1;
