@@ -245,3 +245,15 @@ fn moves_after_the_decision_are_ignored() {
     let v = adjudicate(&start, &moves, &RuleOptions::default()).expect("mate");
     assert_eq!(v.rule, RuleId::Checkmate);
 }
+
+#[test]
+fn no_capture_helper_for_the_search() {
+    let options = RuleOptions::default();
+    let (start, moves) = play("4k4/R8/9/9/9/9/9/9/9/3K5 w - - 118 1", "d0d1 e9f9");
+    assert!(!options.no_capture_limit_reached(&start));
+    let mut pos = start.clone();
+    for &mv in &moves {
+        pos.make_move(mv);
+    }
+    assert!(options.no_capture_limit_reached(&pos));
+}

@@ -85,6 +85,14 @@ impl Default for RuleOptions {
     }
 }
 
+impl RuleOptions {
+    /// Whether `pos` has reached the no-capture limit under these options (for the search and
+    /// the match runner; check for mate first, a mate on the limit move wins).
+    pub fn no_capture_limit_reached(&self, pos: &Position) -> bool {
+        limit_reached(pos, self.no_capture_moves, self.no_capture_checks)
+    }
+}
+
 /// Final result of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
