@@ -5,7 +5,7 @@
 //!
 //! Bad input never panics: it prints `error: ...` on stderr and exits with status 2.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,8 +47,8 @@ pub struct JudgeArgs {
     /// `h2-e2` also accepted).
     #[arg(long, conflicts_with = "pgn")]
     pub moves: Option<String>,
-    /// A PGN game record: optional FEN tag, ICCS moves; move numbers, comments, variations,
-    /// annotations and the result token are ignored.
+    /// A PGN game record (`-` for standard input): optional FEN tag, ICCS moves; move numbers,
+    /// comments, variations, annotations and the result token are ignored.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Rank numbering of the moves: 0 (0-9), 1 (1-10) or auto.
@@ -109,8 +109,15 @@ pub fn main(args: &JudgeArgs) -> ExitCode {
 pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
     let game = match &args.pgn {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes = if path.as_os_str() == "-" {
+                let mut buf = Vec::new();
+                std::io::stdin()
+                    .read_to_end(&mut buf)
+                    .map_err(|e| format!("cannot read standard input: {e}"))?;
+                buf
+            } else {
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            };
             let text = String::from_utf8(bytes)
                 .map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
             parse_pgn(&text)?

@@ -160,3 +160,30 @@ fn bad_input_is_a_clean_error() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("comment"), "{}", stderr(&out));
 }
+
+#[test]
+fn pgn_from_standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["judge", "--pgn", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let pgn = format!("[FEN \"{CHASE_FEN}\"]\n{CHASE_MOVES}\n");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pgn.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("finishes");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("result 0-1 perpetual-chase\n"),
+        "{}",
+        stdout(&out)
+    );
+}

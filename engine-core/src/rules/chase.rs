@@ -104,8 +104,9 @@ pub struct Threat {
     pub chase: Option<ChaseReason>,
 }
 
-/// Enough room for every threat one side can make at once (at most 10 chasers, 48 pairs).
-pub(crate) type ThreatList = ArrayVec<Threat, 64>;
+/// Every threat one side makes at once; fixed capacity (at most 10 chasers, 48 pairs) so that
+/// the search never allocates.
+pub type ThreatList = ArrayVec<Threat, 64>;
 
 /// Whether a soldier of `color` on `sq` has crossed the river.
 fn soldier_crossed(color: Color, sq: Square) -> bool {
@@ -252,7 +253,8 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square) -> bool {
 /// Every threat `chaser` makes in `pos` on a piece that may be chased at all (not the general,
 /// not an uncrossed soldier), whichever side is to move (the cycle judge asks this before and
 /// after each of the chaser's moves), each marked with why repeating it would be forbidden.
-pub(crate) fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList {
+/// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces.
+pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList {
     let mut list = ThreatList::new();
     let victim_side = chaser.opponent();
     let occ = pos.occupied();

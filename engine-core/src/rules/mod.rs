@@ -15,7 +15,7 @@ mod cycle;
 mod no_capture;
 mod outcome;
 
-pub use chase::{ChaseReason, ChaseRules, Threat};
+pub use chase::{threats, ChaseReason, ChaseRules, Threat, ThreatList};
 pub use cycle::{analyze_cycle, ChasedPiece, CheckVersusChase, CycleError, CycleReport};
 pub use no_capture::{counted_plies, counted_plies_of, limit_reached, CheckCounting};
 pub use outcome::{try_adjudicate, IllegalMoveError};
