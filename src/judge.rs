@@ -164,7 +164,7 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
             writeln!(
                 out,
                 "Not decided after {} plies: {} to move; {} plies without a capture ({} counted \
-                 toward the {}-move limit); no position has occurred {} times with a verdict",
+                 toward the {}-move limit); no position has occurred {} times",
                 moves.len(),
                 pos.side_to_move().name(),
                 pos.no_capture_plies(),
