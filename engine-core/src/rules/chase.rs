@@ -323,6 +323,7 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Move;
 
     fn sq(s: &str) -> Square {
         Square::parse(s, 0).expect("square")
@@ -370,10 +371,18 @@ mod tests {
 
     #[test]
     fn pinned_attacker_does_not_chase() {
-        // Red chariot e3 is pinned by the black chariot e8 against the red general e0; it
-        // "attacks" the unprotected black horse a3 but may not leave the file.
-        let pos = Position::from_fen("3k5/4r4/9/9/9/9/n3R4/9/9/4K4 w - - 0 1").expect("fen");
-        let list = forbidden(&pos, Color::Red);
-        assert!(list.iter().all(|c| c.1 != sq("a3")), "{list:?}");
+        // The red chariot e3 is pinned by the black cannon e8 (the advisor e1 would be the only
+        // screen left). Taking the unprotected cannon along the pin line is legal, but a pinned
+        // piece does not chase (Điều 24.15, 24.23).
+        let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/4A4/4K4 w - - 0 1").expect("fen");
+        assert!(pos.is_legal(Move::new(sq("e3"), sq("e8"))));
+        assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
+        // Unpinned (no advisor screen: the cannon cannot check through one piece less), the same
+        // chariot threatens the unprotected cannon.
+        let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/9/4K4 w - - 0 1").expect("fen");
+        assert_eq!(
+            forbidden(&pos, Color::Red),
+            [(sq("e3"), sq("e8"), ChaseReason::Unprotected)]
+        );
     }
 }

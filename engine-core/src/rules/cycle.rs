@@ -218,3 +218,82 @@ fn decide(check: [bool; 2], chase: [bool; 2], check_vs_chase: CheckVersusChase) 
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::RankBase;
+
+    fn moves(pos: &Position, text: &str) -> Vec<Move> {
+        let mut p = pos.clone();
+        text.split_whitespace()
+            .map(|t| {
+                let mv = p.parse_move(t, RankBase::Zero).expect("legal");
+                p.make_move(mv);
+                mv
+            })
+            .collect()
+    }
+
+    #[test]
+    fn verdict_table() {
+        use CheckVersusChase::{CheckerLoses, Draw};
+        let (t, f) = (true, false);
+        assert_eq!(decide([t, t], [f, f], CheckerLoses), None);
+        assert_eq!(decide([t, f], [f, f], CheckerLoses), Some(Color::Red));
+        assert_eq!(decide([f, t], [t, f], CheckerLoses), Some(Color::Black));
+        assert_eq!(decide([f, t], [t, f], Draw), None);
+        assert_eq!(decide([f, t], [f, f], Draw), Some(Color::Black));
+        assert_eq!(decide([f, f], [t, f], CheckerLoses), Some(Color::Red));
+        assert_eq!(decide([f, f], [t, t], CheckerLoses), None);
+        assert_eq!(decide([f, f], [f, f], CheckerLoses), None);
+    }
+
+    #[test]
+    fn chased_piece_is_tracked_by_identity() {
+        // The black cannon runs a7-b7-a7; the red chariot follows. One target throughout.
+        let pos = Position::from_fen("3k5/9/c8/9/9/9/9/1R7/9/4K4 w - - 0 1").expect("fen");
+        let cycle = moves(&pos, "b2a2 a7b7 a2b2 b7a7");
+        let report = analyze_cycle(
+            &pos,
+            &cycle,
+            CheckVersusChase::default(),
+            &ChaseRules::default(),
+        )
+        .expect("a cycle");
+        assert_eq!(report.loser, Some(Color::Red));
+        let chased = report.perpetual_chase[Color::Red.index()].expect("chase");
+        assert_eq!(chased.square, Square::parse("a7", 0).expect("square"));
+        assert_eq!(chased.kind, PieceKind::Cannon);
+        assert_eq!(report.perpetual_chase[Color::Black.index()], None);
+        assert_eq!(report.checks, [0, 0]);
+        assert_eq!(report.plies, 4);
+    }
+
+    #[test]
+    fn bad_cycles_are_errors() {
+        let pos = Position::startpos();
+        let out = moves(&pos, "h2e2 h9g7");
+        assert_eq!(
+            analyze_cycle(
+                &pos,
+                &out,
+                CheckVersusChase::default(),
+                &ChaseRules::default()
+            ),
+            Err(CycleError::NotACycle)
+        );
+        // A capture is not part of a repetition cycle.
+        let pos = Position::from_fen("3k5/9/c8/9/9/9/9/R8/9/4K4 w - - 0 1").expect("fen");
+        let capture = moves(&pos, "a2a7");
+        assert_eq!(
+            analyze_cycle(
+                &pos,
+                &capture,
+                CheckVersusChase::default(),
+                &ChaseRules::default()
+            ),
+            Err(CycleError::BadMove(0))
+        );
+    }
+}
