@@ -1,5 +1,6 @@
 //! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
 
+mod judge;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
         #[arg(long)]
         ranks_from_one: bool,
     },
+    /// Judge a game: result and rule (first line), then the explanation.
+    Judge(judge::JudgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Judge(args)) => judge::main(&args),
         None => {
             eprintln!("protocol loop not built yet");
             ExitCode::FAILURE

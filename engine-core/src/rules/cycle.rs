@@ -1,0 +1,299 @@
+//! Judging one repetition cycle (Điều 23 points 1-10, Điều 7 "thắng cờ" g-h and "hòa cờ" b-c).
+//!
+//! The cycle is replayed from the repeated position. Each side is judged on its own moves only:
+//! - it checks perpetually if every one of its moves gives check (one piece or several in turn,
+//!   Điều 7 g, Điều 23 point 1);
+//! - it chases perpetually if one and the same enemy piece (tracked by identity, not by square)
+//!   is the target of a forbidden threat *created* by every one of its moves (Điều 23 points 3-8).
+//!   A checking move is a check *and* is searched for the threats it creates: "one check, one
+//!   chase" is no offence (point 2) because the check does not also threaten the chased piece,
+//!   but a move that checks while renewing the threat on the chased piece keeps the chase going.
+//!   Two pieces taking turns against one target chase it (point 3, 24.29); one piece against two
+//!   targets in turn does not (point 4, 24.28), because no single target survives the
+//!   intersection.
+//!
+//! Verdict: perpetual check outranks chase; one offender loses; both offending the same way is a
+//! draw (Điều 7 hòa c); nobody offending is a draw (Điều 7 hòa b). Perpetual check against
+//! perpetual chase is decided by [`CheckVersusChase`] (default: the checker loses, Điều 7 g "bất
+//! kể tình huống nào").
+//!
+//! No allocation: the search calls this at every repetition it meets.
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::piece::{Color, PieceKind};
+use crate::position::Position;
+use crate::square::Square;
+
+use super::chase::{threats, ChaseReason, ChaseRules, ThreatList};
+
+/// What to do when one side checks perpetually while the other chases perpetually; the Law
+/// does not say explicitly (digest §8 item 7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum CheckVersusChase {
+    /// The perpetual checker loses: Điều 7 g forbids perpetual check "in any situation", and
+    /// Điều 7 hòa c excuses only both sides breaking the *same* prohibition.
+    #[default]
+    CheckerLoses,
+    /// Both sides offend, so the game is drawn.
+    Draw,
+}
+
+/// How each side behaved over a cycle, with what the explanation needs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    /// Plies in the cycle.
+    pub plies: usize,
+    /// Per side (index [`Color::index`]): made at least one move in the cycle.
+    pub moved: [bool; 2],
+    /// Per side: every one of its moves gave check.
+    pub perpetual_check: [bool; 2],
+    /// Per side: the enemy piece chased by every one of its moves, if any.
+    pub perpetual_chase: [Option<ChasedPiece>; 2],
+    /// Per side: how many of its moves gave check.
+    pub checks: [u32; 2],
+    /// The offender, if one side loses.
+    pub loser: Option<Color>,
+}
+
+/// The piece a side chased perpetually.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ChasedPiece {
+    /// Where it stands at the end of the cycle.
+    pub square: Square,
+    /// What it is.
+    pub kind: PieceKind,
+    /// Why the last threat on it was forbidden (chooses the article cited).
+    pub reason: ChaseReason,
+}
+
+/// Why a cycle could not be judged: the moves do not form a legal, capture-free cycle returning
+/// to `pos`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CycleError {
+    /// The move at this index (0-based) is illegal or captures.
+    BadMove(usize),
+    /// The moves do not lead back to the starting position.
+    NotACycle,
+}
+
+/// Judges the cycle `cycle` that starts and ends at `pos` (see [`super::judge_cycle`]).
+pub fn analyze_cycle(
+    pos: &Position,
+    cycle: &[Move],
+    check_vs_chase: CheckVersusChase,
+    chase_rules: &ChaseRules,
+) -> Result<CycleReport, CycleError> {
+    let mut board = pos.clone();
+    // Identity of each piece: the square it stood on when the cycle started.
+    let mut identity = [0u8; 90];
+    for (i, id) in identity.iter_mut().enumerate() {
+        *id = i as u8;
+    }
+    let mut moved = [false; 2];
+    let mut checks = [0u32; 2];
+    let mut perpetual_check = [true; 2];
+    // Per side: identities chased by every move so far (all of them before its first move).
+    let mut chased = [Bitboard::FULL; 2];
+    let mut last_reason = [[None::<ChaseReason>; 90]; 2];
+
+    for (i, &mv) in cycle.iter().enumerate() {
+        let (from, to) = (mv.from(), mv.to());
+        if !board.is_legal(mv) || board.piece_at(to).is_some() {
+            return Err(CycleError::BadMove(i));
+        }
+        let mover = board.side_to_move();
+        let m = mover.index();
+        // Once no target survives for this side, its threats no longer matter.
+        let tracking = !chased[m].is_empty();
+        let before = if tracking {
+            threats(&board, mover, chase_rules)
+        } else {
+            ThreatList::new()
+        };
+        board.make_move(mv);
+        identity[to.index()] = identity[from.index()];
+        moved[m] = true;
+        if board.in_check() {
+            checks[m] += 1;
+        } else {
+            perpetual_check[m] = false;
+        }
+        if !tracking {
+            continue;
+        }
+        let after = threats(&board, mover, chase_rules);
+        let mut created = Bitboard::EMPTY;
+        for t in &after {
+            let Some(reason) = t.chase else {
+                continue;
+            };
+            // Where the attacker stood before the move (only the moved piece changed square).
+            let attacker_before = if t.attacker == to { from } else { t.attacker };
+            let earlier = before
+                .iter()
+                .find(|b| b.attacker == attacker_before && b.target == t.target);
+            let is_new = match earlier {
+                // The move created the attack: directly, by discovery or by moving a screen.
+                None => true,
+                // The attack was there; the move made it win material (undermined a protector).
+                Some(b) => {
+                    reason.wins_material() && !b.chase.is_some_and(ChaseReason::wins_material)
+                }
+            };
+            if is_new {
+                let id = identity[t.target.index()] as usize;
+                if let Some(sq) = Square::from_index(id) {
+                    created.insert(sq);
+                    last_reason[m][id] = Some(reason);
+                }
+            }
+        }
+        chased[m] &= created;
+    }
+
+    if board.key() != pos.key() || board.side_to_move() != pos.side_to_move() {
+        return Err(CycleError::NotACycle);
+    }
+
+    let mut perpetual_chase = [None; 2];
+    for color in Color::BOTH {
+        let c = color.index();
+        perpetual_check[c] &= moved[c];
+        if !moved[c] {
+            continue;
+        }
+        if let Some(id) = chased[c].first() {
+            // The chased piece's square now: the occupied square carrying its identity.
+            let square = board
+                .occupied()
+                .into_iter()
+                .find(|s| identity[s.index()] as usize == id.index());
+            let kind = square.and_then(|s| board.piece_at(s)).map(|p| p.kind());
+            if let (Some(square), Some(kind), Some(reason)) =
+                (square, kind, last_reason[c][id.index()])
+            {
+                perpetual_chase[c] = Some(ChasedPiece {
+                    square,
+                    kind,
+                    reason,
+                });
+            }
+        }
+    }
+
+    let loser = decide(
+        perpetual_check,
+        perpetual_chase.map(|c| c.is_some()),
+        check_vs_chase,
+    );
+    Ok(CycleReport {
+        plies: cycle.len(),
+        moved,
+        perpetual_check,
+        perpetual_chase,
+        checks,
+        loser,
+    })
+}
+
+/// The offender, from each side's perpetual check and chase flags.
+fn decide(check: [bool; 2], chase: [bool; 2], check_vs_chase: CheckVersusChase) -> Option<Color> {
+    let (red, black) = (Color::Red.index(), Color::Black.index());
+    match (check[red], check[black]) {
+        (true, true) => None,
+        (true, false) | (false, true) => {
+            let checker = if check[red] { Color::Red } else { Color::Black };
+            let other_chases = chase[checker.opponent().index()];
+            if other_chases && check_vs_chase == CheckVersusChase::Draw {
+                None
+            } else {
+                Some(checker)
+            }
+        }
+        (false, false) => match (chase[red], chase[black]) {
+            (true, false) => Some(Color::Red),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::RankBase;
+
+    fn moves(pos: &Position, text: &str) -> Vec<Move> {
+        let mut p = pos.clone();
+        text.split_whitespace()
+            .map(|t| {
+                let mv = p.parse_move(t, RankBase::Zero).expect("legal");
+                p.make_move(mv);
+                mv
+            })
+            .collect()
+    }
+
+    #[test]
+    fn verdict_table() {
+        use CheckVersusChase::{CheckerLoses, Draw};
+        let (t, f) = (true, false);
+        assert_eq!(decide([t, t], [f, f], CheckerLoses), None);
+        assert_eq!(decide([t, f], [f, f], CheckerLoses), Some(Color::Red));
+        assert_eq!(decide([f, t], [t, f], CheckerLoses), Some(Color::Black));
+        assert_eq!(decide([f, t], [t, f], Draw), None);
+        assert_eq!(decide([f, t], [f, f], Draw), Some(Color::Black));
+        assert_eq!(decide([f, f], [t, f], CheckerLoses), Some(Color::Red));
+        assert_eq!(decide([f, f], [t, t], CheckerLoses), None);
+        assert_eq!(decide([f, f], [f, f], CheckerLoses), None);
+    }
+
+    #[test]
+    fn chased_piece_is_tracked_by_identity() {
+        // The black cannon runs a7-b7-a7; the red chariot follows. One target throughout.
+        let pos = Position::from_fen("3k5/9/c8/9/9/9/9/1R7/9/4K4 w - - 0 1").expect("fen");
+        let cycle = moves(&pos, "b2a2 a7b7 a2b2 b7a7");
+        let report = analyze_cycle(
+            &pos,
+            &cycle,
+            CheckVersusChase::default(),
+            &ChaseRules::default(),
+        )
+        .expect("a cycle");
+        assert_eq!(report.loser, Some(Color::Red));
+        let chased = report.perpetual_chase[Color::Red.index()].expect("chase");
+        assert_eq!(chased.square, Square::parse("a7", 0).expect("square"));
+        assert_eq!(chased.kind, PieceKind::Cannon);
+        assert_eq!(report.perpetual_chase[Color::Black.index()], None);
+        assert_eq!(report.checks, [0, 0]);
+        assert_eq!(report.plies, 4);
+    }
+
+    #[test]
+    fn bad_cycles_are_errors() {
+        let pos = Position::startpos();
+        let out = moves(&pos, "h2e2 h9g7");
+        assert_eq!(
+            analyze_cycle(
+                &pos,
+                &out,
+                CheckVersusChase::default(),
+                &ChaseRules::default()
+            ),
+            Err(CycleError::NotACycle)
+        );
+        // A capture is not part of a repetition cycle.
+        let pos = Position::from_fen("3k5/9/c8/9/9/9/9/R8/9/4K4 w - - 0 1").expect("fen");
+        let capture = moves(&pos, "a2a7");
+        assert_eq!(
+            analyze_cycle(
+                &pos,
+                &capture,
+                CheckVersusChase::default(),
+                &ChaseRules::default()
+            ),
+            Err(CycleError::BadMove(0))
+        );
+    }
+}

@@ -1,0 +1,264 @@
+//! Game adjudication: replays a game and finds the first ply at which a rule decides it, with an
+//! explanation a person can check (which side, which rule and article, which plies).
+//!
+//! Order of tests after each ply: no legal move (mate or stalemate, Điều 7 win a-c: both lose
+//! for the side to move), then repetition (the position's `repetition_threshold`-th occurrence
+//! since the last capture; the cycle judged runs from its first occurrence), then the no-capture
+//! limit, then bare material. Mate therefore wins even on the ply that reaches the limit.
+//! "Repetition" means the same placement with the same side to move; the counters are ignored.
+
+use std::fmt;
+
+use crate::moves::Move;
+use crate::notation::{move_text, RankBase};
+use crate::piece::{Color, PieceKind};
+use crate::position::Position;
+
+use super::chase::ChaseReason;
+use super::cycle::{analyze_cycle, CycleReport};
+use super::no_capture::{counted_plies_of, limit_reached};
+use super::{GameResult, RuleId, RuleOptions, Verdict};
+
+/// A move in the game record that is not legal where it is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    /// 1-based ply number of the move.
+    pub ply: usize,
+    /// The move, in ICCS text with ranks 0-9.
+    pub text: String,
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} (ply {}) is not legal", self.text, self.ply)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+/// Like [`super::adjudicate`], but reports the first illegal move instead of hiding it.
+pub fn try_adjudicate(
+    start: &Position,
+    moves: &[Move],
+    options: &RuleOptions,
+) -> Result<Option<Verdict>, IllegalMoveError> {
+    let mut pos = start.clone();
+    if !pos.has_legal_move() {
+        return Ok(Some(no_move_verdict(&pos, 0)));
+    }
+    if let Some(v) = judge_limits(&pos, 0, options) {
+        return Ok(Some(v));
+    }
+    // keys[k] = key of the position after k plies; positions before `since_capture` cannot
+    // repeat later ones.
+    let mut keys = Vec::with_capacity(moves.len() + 1);
+    keys.push(pos.key());
+    let mut since_capture = 0usize;
+    let threshold = options.repetition_threshold.max(2) as usize;
+    for (i, &mv) in moves.iter().enumerate() {
+        let ply = i + 1;
+        if !pos.is_legal(mv) {
+            return Err(IllegalMoveError {
+                ply,
+                text: move_text(mv, RankBase::Zero),
+            });
+        }
+        let capture = pos.piece_at(mv.to()).is_some();
+        pos.make_move(mv);
+        keys.push(pos.key());
+        if capture {
+            since_capture = ply;
+        }
+        if !pos.has_legal_move() {
+            return Ok(Some(no_move_verdict(&pos, ply)));
+        }
+        let key = pos.key();
+        let mut occurrences = (since_capture..ply)
+            .filter(|&k| (ply - k) % 2 == 0 && keys[k] == key)
+            .peekable();
+        if let Some(&first) = occurrences.peek() {
+            if occurrences.count() + 1 >= threshold {
+                let cycle = &moves[first..ply];
+                let report = analyze_cycle(&pos, cycle, options.check_vs_chase, &options.chase);
+                // A key collision (not a real cycle) is simply not judged.
+                if let Ok(report) = report {
+                    return Ok(Some(cycle_verdict(&report, first, ply)));
+                }
+            }
+        }
+        if let Some(v) = judge_limits(&pos, ply, options) {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// Draws that look only at the position and its counters, tested after mate and repetition:
+/// the no-capture limit, then bare material.
+fn judge_limits(pos: &Position, ply: usize, options: &RuleOptions) -> Option<Verdict> {
+    if limit_reached(pos, options.no_capture_moves, options.no_capture_checks) {
+        let red = pos.checks_since_capture(Color::Red);
+        let black = pos.checks_since_capture(Color::Black);
+        return Some(Verdict {
+            result: GameResult::Draw,
+            rule: RuleId::NoCapture,
+            explanation: format!(
+                "Draw after ply {ply}: {} plies without a capture ({} counted; checking plies \
+                 Red {red}, Black {black}; {}) reach the {}-move limit (Điều 7 draw e, Điều 12)",
+                pos.no_capture_plies(),
+                counted_plies_of(pos, options.no_capture_checks),
+                options.no_capture_checks.describe(),
+                options.no_capture_moves,
+            ),
+        });
+    }
+    if options.insufficient_material_draw && pos.has_no_attacking_material() {
+        return Some(Verdict {
+            result: GameResult::Draw,
+            rule: RuleId::InsufficientMaterial,
+            explanation: format!(
+                "Draw after ply {ply}: neither side has a chariot, horse, cannon or soldier left \
+                 (Điều 20.4 b.6)"
+            ),
+        });
+    }
+    None
+}
+
+/// The side to move has no legal move: it loses, mated or stalemated (Điều 7 win a-c).
+fn no_move_verdict(pos: &Position, ply: usize) -> Verdict {
+    let loser = pos.side_to_move();
+    let winner = loser.opponent();
+    if pos.in_check() {
+        Verdict {
+            result: GameResult::win_for(winner),
+            rule: RuleId::Checkmate,
+            explanation: format!(
+                "{} wins: {} is checkmated after ply {ply} (Điều 7 win a)",
+                winner.name(),
+                loser.name()
+            ),
+        }
+    } else {
+        Verdict {
+            result: GameResult::win_for(winner),
+            rule: RuleId::Stalemate,
+            explanation: format!(
+                "{} wins: {} is not in check but has no legal move after ply {ply}; a stalemated \
+                 side loses (Điều 7 win b)",
+                winner.name(),
+                loser.name()
+            ),
+        }
+    }
+}
+
+/// Lower-case colour name for "the black chariot".
+fn color_word(color: Color) -> &'static str {
+    match color {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+fn kind_word(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::General => "general",
+        PieceKind::Advisor => "advisor",
+        PieceKind::Elephant => "elephant",
+        PieceKind::Horse => "horse",
+        PieceKind::Chariot => "chariot",
+        PieceKind::Cannon => "cannon",
+        PieceKind::Soldier => "soldier",
+    }
+}
+
+/// The explained verdict of a repetition whose cycle spans plies `first + 1 ..= last`.
+fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
+    let span = format!(
+        "the {}-ply repetition cycle of plies {}-{}",
+        report.plies,
+        first + 1,
+        last
+    );
+    // Each side made half of the cycle's plies (a cycle returns to the same side to move).
+    let moves_per_side = report.plies / 2;
+    let chase_text = |c: Color| -> Option<String> {
+        let chased = report.perpetual_chase[c.index()]?;
+        Some(format!(
+            "{} chased the {} {} on {} ({}) with every one of its {} moves in {}",
+            c.name(),
+            color_word(c.opponent()),
+            kind_word(chased.kind),
+            chased.square,
+            chased.reason.describe(),
+            moves_per_side,
+            span
+        ))
+    };
+    match report.loser {
+        Some(loser) => {
+            let winner = loser.opponent();
+            let result = GameResult::win_for(winner);
+            if report.perpetual_check[loser.index()] {
+                let mut text = format!(
+                    "{} wins: {} checked on every one of its {} moves in {} (perpetual check, \
+                     Điều 7 win g, Điều 23 point 1)",
+                    winner.name(),
+                    loser.name(),
+                    moves_per_side,
+                    span
+                );
+                if let Some(other) = chase_text(winner) {
+                    text.push_str(&format!(
+                        "; {other}, but perpetual check is forbidden in any situation (Điều 7 \
+                         win g)"
+                    ));
+                }
+                Verdict {
+                    result,
+                    rule: RuleId::PerpetualCheck,
+                    explanation: text,
+                }
+            } else {
+                let reason = report.perpetual_chase[loser.index()]
+                    .map_or(ChaseReason::Unprotected, |c| c.reason);
+                let chase = chase_text(loser).unwrap_or_default();
+                Verdict {
+                    result,
+                    rule: RuleId::PerpetualChase,
+                    explanation: format!(
+                        "{} wins: {chase} (perpetual chase, {})",
+                        winner.name(),
+                        reason.article()
+                    ),
+                }
+            }
+        }
+        None => {
+            let why = match (
+                report.perpetual_check,
+                report.perpetual_chase.map(|c| c.is_some()),
+            ) {
+                ([true, true], _) => {
+                    "both sides checked on every move (mutual perpetual check, Điều 24.3, Điều 7 \
+                     draw c)"
+                        .to_string()
+                }
+                ([true, false], _) | ([false, true], _) => {
+                    "one side checked perpetually while the other chased perpetually, which these \
+                     options rule a draw"
+                        .to_string()
+                }
+                (_, [true, true]) => "both sides chased perpetually (Điều 7 draw c)".to_string(),
+                _ => "neither side checked or chased perpetually (Điều 7 draw b, Điều 24.2)"
+                    .to_string(),
+            };
+            Verdict {
+                result: GameResult::Draw,
+                rule: RuleId::RepetitionDraw,
+                explanation: format!("Draw: repetition with {span}; {why}"),
+            }
+        }
+    }
+}
