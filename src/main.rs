@@ -1,5 +1,6 @@
 //! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
 
+mod matchrunner;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
         #[arg(long)]
         ranks_from_one: bool,
     },
+    /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
+    Match(matchrunner::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Match(args)) => match matchrunner::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => {
             eprintln!("protocol loop not built yet");
             ExitCode::FAILURE
