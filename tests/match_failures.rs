@@ -28,7 +28,13 @@ fn script(dir: &Path, name: &str, hello: &str, ok: &str, on_go: &str) -> PathBuf
 /// game's (result, termination tag, details), in PGN order.
 fn play(test: &str, on_go: &str, limits: &[&str]) -> Vec<(String, String, String)> {
     let dir = scratch_dir(test);
-    let good = script(&dir, "good", "uci", "uciok", "echo 'info depth 1 score cp 5'; echo 'bestmove h2e2'");
+    let good = script(
+        &dir,
+        "good",
+        "uci",
+        "uciok",
+        "echo 'info depth 1 score cp 5'; echo 'bestmove h2e2'",
+    );
     let bad = script(&dir, "bad", "uci", "uciok", on_go);
     let pgn = dir.join("games.pgn");
     let mut args: Vec<String> = vec![
@@ -48,7 +54,10 @@ fn play(test: &str, on_go: &str, limits: &[&str]) -> Vec<(String, String, String
     args.extend(limits.iter().map(|s| s.to_string()));
     let (ok, stdout, stderr) = run_match(&args);
     assert!(ok, "{stdout}\n{stderr}");
-    assert!(stdout.contains("W-D-L: 0-0-2"), "bad engine must lose both:\n{stdout}");
+    assert!(
+        stdout.contains("W-D-L: 0-0-2"),
+        "bad engine must lose both:\n{stdout}"
+    );
     let games: Vec<_> = replay_pgn(&pgn)
         .into_iter()
         .map(|g| (g.result, g.termination, g.details))
@@ -64,7 +73,10 @@ fn crash_loses_and_engine_restarts() {
     for (_, term, details) in &games {
         assert_eq!(term, "abandoned");
         // The second game also reaches "exited", so the crashed engine was started again.
-        assert!(details.contains("bad") && details.contains("exited"), "{details}");
+        assert!(
+            details.contains("bad") && details.contains("exited"),
+            "{details}"
+        );
     }
 }
 
@@ -88,7 +100,11 @@ fn running_out_of_time_loses() {
 
 #[test]
 fn no_answer_on_a_node_limit_loses() {
-    let games = play("hang", "sleep 5", &["--nodes", "100", "--hang-timeout", "0.3"]);
+    let games = play(
+        "hang",
+        "sleep 5",
+        &["--nodes", "100", "--hang-timeout", "0.3"],
+    );
     for (_, term, details) in &games {
         assert_eq!(term, "abandoned");
         assert!(details.contains("no answer"), "{details}");

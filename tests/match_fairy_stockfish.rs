@@ -10,16 +10,22 @@ use std::path::PathBuf;
 fn fairy() -> Option<PathBuf> {
     let p = find_program("fairy-stockfish");
     if p.is_none() {
-        eprintln!("note: fairy-stockfish is not installed; skipping (apt-get install fairy-stockfish)");
+        eprintln!(
+            "note: fairy-stockfish is not installed; skipping (apt-get install fairy-stockfish)"
+        );
     }
     p
 }
 
 fn openings() -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/bench/openings/xiangqi-openings.epd").to_string()
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bench/openings/xiangqi-openings.epd"
+    )
+    .to_string()
 }
 
-fn engine(fsf: &PathBuf, name: &str, nodes: u32) -> Vec<String> {
+fn engine(fsf: &std::path::Path, name: &str, nodes: u32) -> Vec<String> {
     vec![
         "--engine".into(),
         format!("cmd={}", fsf.display()),
@@ -44,7 +50,11 @@ fn common_args(dir: &std::path::Path) -> Vec<String> {
     ]
     .iter()
     .map(|s| s.to_string())
-    .chain([openings(), "--pgnout".into(), dir.join("games.pgn").display().to_string()])
+    .chain([
+        openings(),
+        "--pgnout".into(),
+        dir.join("games.pgn").display().to_string(),
+    ])
     .collect()
 }
 
@@ -92,7 +102,12 @@ fn three_engine_round_robin_and_resume() {
     let (ok2, stdout2, stderr2) = run_match(&args);
     assert!(ok2, "resume failed:\n{stdout2}\n{stderr2}");
     assert!(!stderr2.contains("Finished game"), "{stderr2}");
-    let table = |s: &str| s.lines().filter(|l| l.contains("fsf-")).map(str::to_string).collect::<Vec<_>>();
+    let table = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains("fsf-"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(table(&stdout), table(&stdout2));
     assert_eq!(replay_pgn(&dir.join("games.pgn")).len(), 3);
     // Other settings with the same recovery file are refused.

@@ -30,7 +30,11 @@ fn cotuong_self_play_match() {
         "--maxmoves".into(),
         "80".into(),
         "--openings".into(),
-        concat!(env!("CARGO_MANIFEST_DIR"), "/bench/openings/xiangqi-openings.epd").into(),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench/openings/xiangqi-openings.epd"
+        )
+        .into(),
         "--pgnout".into(),
         pgn.display().to_string(),
     ]

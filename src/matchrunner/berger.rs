@@ -111,9 +111,9 @@ mod tests {
                     assert!(!seen[b]);
                 }
             }
-            for i in 0..players {
-                for j in 0..players {
-                    assert_eq!(met[i][j], if i == j { 0 } else { 1 }, "{players}: {i} {j}");
+            for (i, row) in met.iter().enumerate() {
+                for (j, &count) in row.iter().enumerate() {
+                    assert_eq!(count, usize::from(i != j), "{players}: {i} {j}");
                 }
                 let games = players as i32 - 1;
                 assert!((2 * whites[i] - games).abs() <= 1, "{players}: {whites:?}");

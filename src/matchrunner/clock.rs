@@ -28,7 +28,7 @@ fn parse_seconds(text: &str, what: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .parse()
         .map_err(|_| format!("{what} '{text}' is not a number of seconds"))?;
-    if !secs.is_finite() || secs < 0.0 || secs > 1e7 {
+    if !secs.is_finite() || !(0.0..=1e7).contains(&secs) {
         return Err(format!("{what} '{text}' is out of range"));
     }
     Ok(Duration::from_secs_f64(secs))

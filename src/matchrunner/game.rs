@@ -205,29 +205,34 @@ pub fn play<'a>(
         let position_cmd = wire.position_command(&start, &history);
         let go_cmd = wire.go_command(&limits, mover.engine.uses_millis());
         let deadline = mover.clock.deadline(settings.time_margin);
-        let thought = match mover.engine.think(
-            &position_cmd,
-            &go_cmd,
-            deadline,
-            settings.hang_timeout,
-        ) {
-            Ok(t) => t,
-            Err(ThinkError::OutOfTime { elapsed, answered }) => {
-                restart[seat_index] = !answered;
-                let reason = format!(
-                    "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
-                    color_name(side),
-                    elapsed.as_secs_f64(),
-                    mover.clock.remaining().as_secs_f64()
-                );
-                return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
-            }
-            Err(ThinkError::Engine(e)) => {
-                restart[seat_index] = true;
-                let reason = format!("{} ({name}) lost: {e}", color_name(side));
-                return finish(lose, TerminationKind::EngineFailure, reason, played, restart);
-            }
-        };
+        let thought =
+            match mover
+                .engine
+                .think(&position_cmd, &go_cmd, deadline, settings.hang_timeout)
+            {
+                Ok(t) => t,
+                Err(ThinkError::OutOfTime { elapsed, answered }) => {
+                    restart[seat_index] = !answered;
+                    let reason = format!(
+                        "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
+                        color_name(side),
+                        elapsed.as_secs_f64(),
+                        mover.clock.remaining().as_secs_f64()
+                    );
+                    return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
+                }
+                Err(ThinkError::Engine(e)) => {
+                    restart[seat_index] = true;
+                    let reason = format!("{} ({name}) lost: {e}", color_name(side));
+                    return finish(
+                        lose,
+                        TerminationKind::EngineFailure,
+                        reason,
+                        played,
+                        restart,
+                    );
+                }
+            };
         if let Err(f) = mover.clock.charge(thought.elapsed, settings.time_margin) {
             let reason = format!(
                 "{} ({name}) lost on time: used {:.3} s of {:.3} s",

@@ -34,7 +34,7 @@ pub use tournament::Format;
 #[derive(Debug)]
 pub struct MatchArgs {
     engines: Vec<Vec<String>>,
-    options: MatchOptions,
+    options: Box<MatchOptions>,
 }
 
 const ENGINE_HELP: &str = "An engine, as key=value settings: cmd=PROGRAM (words after the first \
@@ -62,7 +62,7 @@ impl clap::Args for MatchArgs {
 
 impl clap::FromArgMatches for MatchArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let options = MatchOptions::from_arg_matches(matches)?;
+        let options = Box::new(MatchOptions::from_arg_matches(matches)?);
         let engines = matches
             .get_occurrences::<String>("engine")
             .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())

@@ -117,9 +117,11 @@ mod tests {
             .unwrap();
         assert_eq!(o.moves.len(), 2);
         assert_eq!(o.start.to_fen(), START_FEN);
-        let epd = Opening::parse_line("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -; c0 \"x\"")
-            .unwrap()
-            .unwrap();
+        let epd = Opening::parse_line(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -; c0 \"x\"",
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(epd.start.to_fen(), START_FEN);
         assert!(Opening::parse_line("# comment").is_none());
         assert!(Opening::parse_line("   ").is_none());

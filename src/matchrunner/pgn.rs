@@ -194,6 +194,8 @@ mod tests {
         assert!(text.contains("[Variant \"xiangqi\"]"));
         assert!(!text.contains("[FEN"));
         assert!(text.contains("[Termination \"time forfeit\"]"));
-        assert!(text.contains("1. H2-E2 {book} H9-G7 {-0.20/5 0.012s} {Black (b) lost on time} 1-0"));
+        assert!(
+            text.contains("1. H2-E2 {book} H9-G7 {-0.20/5 0.012s} {Black (b) lost on time} 1-0")
+        );
     }
 }

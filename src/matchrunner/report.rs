@@ -40,7 +40,12 @@ pub fn status_line(engines: &[EngineConfig], tally: &Tally, sprt: Option<&Sprt>)
         }
         s
     } else {
-        let table = standings(engines.len(), &tally.outcomes, &tally.byes, TieBreakSystem::Swiss);
+        let table = standings(
+            engines.len(),
+            &tally.outcomes,
+            &tally.byes,
+            TieBreakSystem::Swiss,
+        );
         match table.first() {
             Some(top) => format!(
                 "leader {} with {} points",
@@ -137,7 +142,12 @@ pub fn crosstable(engines: &[EngineConfig], tally: &Tally, format: Format) -> St
         Format::Swiss => TieBreakSystem::Swiss,
     };
     let table = standings(engines.len(), &tally.outcomes, &tally.byes, system);
-    let width = engines.iter().map(|e| e.name.len()).max().unwrap_or(4).max(4);
+    let width = engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let mut out = String::new();
     let _ = write!(
         out,

@@ -149,7 +149,14 @@ fn pair_with(players: &[SwissPlayer], order: &[usize], strict: Strictness) -> Op
         let rest: Vec<usize> = order.iter().copied().filter(|&p| Some(p) != bye).collect();
         let mut budget = 200_000u32;
         let mut pairs = Vec::new();
-        if backtrack(players, &rest, &mut vec![false; players.len()], strict, &mut pairs, &mut budget) {
+        if backtrack(
+            players,
+            &rest,
+            &mut vec![false; players.len()],
+            strict,
+            &mut pairs,
+            &mut budget,
+        ) {
             let games = pairs
                 .iter()
                 .enumerate()
@@ -226,7 +233,7 @@ fn candidates(players: &[SwissPlayer], order: &[usize], used: &[bool], p: usize)
         .collect();
     // `group` excludes p (already marked used); p was the group's top, so the group as it was
     // had len + 1 players and p's ideal opponent is at index (len + 1) / 2 - 1 of `group`.
-    let half = (group.len() + 1) / 2;
+    let half = group.len().div_ceil(2);
     let start = half.saturating_sub(1).min(group.len());
     let mut out: Vec<usize> = group[start..].to_vec();
     out.extend(group[..start].iter().rev());
@@ -354,7 +361,9 @@ mod tests {
         for round in 0..7 {
             let r = pair_round(&p, round == 6).unwrap();
             assert!(r.relaxed.is_none(), "round {round}: {:?}", r.relaxed);
-            let results: Vec<u32> = (0..r.games.len()).map(|i| ((i + round) % 3) as u32).collect();
+            let results: Vec<u32> = (0..r.games.len())
+                .map(|i| ((i + round) % 3) as u32)
+                .collect();
             for &(w, b) in &r.games {
                 assert!(!p[w].opponents.contains(&b));
             }

@@ -38,8 +38,14 @@ impl Tally {
     /// Records a game. Engine 0 vs engine 1 games also feed the two-engine statistics.
     pub fn add(&mut self, outcome: Outcome, pair_id: Option<usize>, termination: &str) {
         self.outcomes.push(outcome);
-        *self.terminations.entry(termination.to_string()).or_default() += 1;
-        let involved = (outcome.white.min(outcome.black), outcome.white.max(outcome.black));
+        *self
+            .terminations
+            .entry(termination.to_string())
+            .or_default() += 1;
+        let involved = (
+            outcome.white.min(outcome.black),
+            outcome.white.max(outcome.black),
+        );
         if involved != (0, 1) {
             return;
         }

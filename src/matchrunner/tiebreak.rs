@@ -118,9 +118,14 @@ pub fn standings(
     rows.sort_by(|x, y| {
         let by = |a: f64, b: f64| b.partial_cmp(&a).unwrap_or(std::cmp::Ordering::Equal);
         let mut ord = by(x.points, y.points);
-        if ord.is_eq() && system == TieBreakSystem::RoundRobin && tied_count(x.points, &snapshot) == 2
+        if ord.is_eq()
+            && system == TieBreakSystem::RoundRobin
+            && tied_count(x.points, &snapshot) == 2
         {
-            ord = by(head_to_head(x.player, y.player), head_to_head(y.player, x.player));
+            ord = by(
+                head_to_head(x.player, y.player),
+                head_to_head(y.player, x.player),
+            );
         }
         if system == TieBreakSystem::Swiss {
             ord = ord.then(by(x.buchholz, y.buchholz));

@@ -135,9 +135,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
     }
     let n = plan.engines.len();
     let total = match plan.format {
-        Format::RoundRobin => {
-            n * (n - 1) / 2 * plan.rounds * plan.games_per_encounter
-        }
+        Format::RoundRobin => n * (n - 1) / 2 * plan.rounds * plan.games_per_encounter,
         Format::Swiss => n / 2 * plan.rounds,
     };
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
@@ -267,9 +265,12 @@ impl Runner {
             self.execute(pool, jobs.clone())?;
             // Apply the round to the pairing state.
             for job in &jobs {
-                let Some(saved) = self.state.games.iter().find(|g| g.game_id == job.game_id)
-                else {
-                    return Err(format!("game {} of round {} has no result", job.game_id, r + 1));
+                let Some(saved) = self.state.games.iter().find(|g| g.game_id == job.game_id) else {
+                    return Err(format!(
+                        "game {} of round {} has no result",
+                        job.game_id,
+                        r + 1
+                    ));
                 };
                 let w = saved.outcome.white_half_points as u32;
                 players[job.red].half_points += w;

@@ -65,7 +65,9 @@ pub fn replay_pgn(path: &Path) -> Vec<ReplayedGame> {
         let body = parts.next().expect("every header has a move text");
         assert_eq!(tag(header, "Variant"), Some("xiangqi"), "{header}");
         let result = tag(header, "Result").expect("Result tag").to_string();
-        let termination = tag(header, "Termination").expect("Termination tag").to_string();
+        let termination = tag(header, "Termination")
+            .expect("Termination tag")
+            .to_string();
         let details = tag(header, "TerminationDetails")
             .expect("TerminationDetails tag")
             .to_string();

@@ -67,7 +67,11 @@ fn evaluate(pos: &mut Position) -> i32 {
     for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
             let v = piece_value(p.kind(), sq, p.color());
-            score += if p.color() == pos.side_to_move() { v } else { -v };
+            score += if p.color() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            };
         }
     }
     if !pos.in_check() {
