@@ -73,6 +73,20 @@ pub enum TerminationKind {
 }
 
 impl TerminationKind {
+    /// Stable identifier for summaries: the referee's rule id, or the runner's own reason.
+    pub fn id(&self) -> String {
+        match self {
+            TerminationKind::Rule(id) => id.clone(),
+            TerminationKind::TimeForfeit => "time-forfeit".into(),
+            TerminationKind::IllegalMove => "illegal-move".into(),
+            TerminationKind::EngineFailure => "engine-failure".into(),
+            TerminationKind::Resignation => "resignation".into(),
+            TerminationKind::AdjudicatedWin => "score-resign".into(),
+            TerminationKind::AdjudicatedDraw => "score-draw".into(),
+            TerminationKind::MoveLimit => "max-moves".into(),
+        }
+    }
+
     /// The PGN `Termination` tag value (the PGN standard's words where one fits).
     pub fn pgn_tag(&self) -> &'static str {
         match self {

@@ -6,11 +6,17 @@
 //!
 //!     LLR = N (s1 - s0) (2m - s0 - s1) / (2v).
 //!
+//! Empty outcome classes count as 0.001 (Fishtest's regularisation) so that zero variance does
+//! not freeze the LLR, and no decision is taken before `MIN_SAMPLES` samples.
+//!
 //! Samples are game pairs (pentanomial, per-game average score of the pair) when games are
 //! played in pairs, single games (trinomial) otherwise. Bounds: ln(beta/(1-alpha)) and
 //! ln((1-beta)/alpha). The test stops as soon as the LLR leaves the interval.
 
-use super::stats::{moments, score_from_elo};
+use super::stats::{moments_f64, score_from_elo};
+
+/// Samples (pairs, or games when unpaired) needed before the test may stop.
+pub const MIN_SAMPLES: u64 = 10;
 
 /// SPRT parameters, validated.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,14 +80,36 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio for a score distribution (pairs or games with their scores).
+    /// Empty outcome classes are counted as 0.001 (Fishtest's regularisation), so that a run
+    /// of identical results (zero variance) still moves the LLR instead of leaving it at 0.
     pub fn llr(&self, dist: &[(u64, f64)]) -> f64 {
-        let (n, mean, var) = moments(dist);
-        if n == 0.0 || var <= 0.0 {
+        if dist.iter().all(|d| d.0 == 0) {
+            return 0.0;
+        }
+        let regularised: Vec<(f64, f64)> = dist
+            .iter()
+            .map(|&(c, s)| (if c == 0 { 1e-3 } else { c as f64 }, s))
+            .collect();
+        let (n, mean, var) = moments_f64(&regularised);
+        if var <= 0.0 {
             return 0.0;
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// LLR and decision for a distribution. No decision is taken on fewer than
+    /// [`MIN_SAMPLES`] samples: the normal approximation (and the regularisation of empty
+    /// classes) would otherwise let one or two lopsided pairs end a test.
+    pub fn evaluate(&self, dist: &[(u64, f64)]) -> (f64, SprtDecision) {
+        let llr = self.llr(dist);
+        let samples: u64 = dist.iter().map(|d| d.0).sum();
+        if samples < MIN_SAMPLES {
+            (llr, SprtDecision::Continue)
+        } else {
+            (llr, self.decide(llr))
+        }
     }
 
     /// The decision for an LLR value.
@@ -180,6 +208,27 @@ mod tests {
         };
         assert_eq!(s.decide(s.llr(&bad.distribution())), SprtDecision::AcceptH0);
         assert_eq!(s.decide(0.0), SprtDecision::Continue);
+    }
+
+    #[test]
+    fn identical_results_still_decide() {
+        // Twenty pairs won twice: zero variance without regularisation.
+        let s = Sprt::new(0.0, 150.0, 0.05, 0.05).unwrap();
+        let p = Pentanomial {
+            counts: [0, 0, 0, 0, 20],
+        };
+        assert_eq!(s.decide(s.llr(&p.distribution())), SprtDecision::AcceptH1);
+        let lost = Pentanomial {
+            counts: [20, 0, 0, 0, 0],
+        };
+        assert_eq!(s.decide(s.llr(&lost.distribution())), SprtDecision::AcceptH0);
+        assert_eq!(s.llr(&Pentanomial::default().distribution()), 0.0);
+        // ...but not on a handful of pairs.
+        let few = Pentanomial {
+            counts: [0, 0, 0, 0, 3],
+        };
+        assert_eq!(s.evaluate(&few.distribution()).1, SprtDecision::Continue);
+        assert_eq!(s.evaluate(&p.distribution()).1, SprtDecision::AcceptH1);
     }
 
     #[test]

@@ -76,17 +76,18 @@ impl Pentanomial {
 
 /// Number of samples, mean and variance (per sample) of a discrete score distribution.
 pub fn moments(dist: &[(u64, f64)]) -> (f64, f64, f64) {
-    let n: u64 = dist.iter().map(|(c, _)| c).sum();
-    if n == 0 {
+    let weighted: Vec<(f64, f64)> = dist.iter().map(|&(c, s)| (c as f64, s)).collect();
+    moments_f64(&weighted)
+}
+
+/// [`moments`] with fractional counts (for regularised distributions).
+pub fn moments_f64(dist: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n: f64 = dist.iter().map(|(c, _)| c).sum();
+    if n <= 0.0 {
         return (0.0, 0.5, 0.0);
     }
-    let n = n as f64;
-    let mean = dist.iter().map(|&(c, s)| c as f64 * s).sum::<f64>() / n;
-    let var = dist
-        .iter()
-        .map(|&(c, s)| c as f64 * (s - mean).powi(2))
-        .sum::<f64>()
-        / n;
+    let mean = dist.iter().map(|&(c, s)| c * s).sum::<f64>() / n;
+    let var = dist.iter().map(|&(c, s)| c * (s - mean).powi(2)).sum::<f64>() / n;
     (n, mean, var)
 }
 

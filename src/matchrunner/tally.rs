@@ -78,8 +78,7 @@ impl Tally {
 
     /// The SPRT's LLR and decision now.
     pub fn sprt(&self, sprt: &Sprt) -> (f64, SprtDecision) {
-        let llr = sprt.llr(&self.distribution());
-        (llr, sprt.decide(llr))
+        sprt.evaluate(&self.distribution())
     }
 }
 

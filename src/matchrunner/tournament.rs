@@ -5,7 +5,7 @@
 use super::berger;
 use super::engine_config::EngineConfig;
 use super::engine_process::EngineProcess;
-use super::game::{GameSettings, TerminationKind};
+use super::game::GameSettings;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
@@ -340,11 +340,7 @@ impl Runner {
                 .and_then(|_| f.flush())
                 .map_err(|e| format!("cannot write PGN: {e}"))?;
         }
-        let term_id = match &record.termination {
-            TerminationKind::Rule(id) => id.clone(),
-            other => other.pgn_tag().replace(' ', "-"),
-        };
-        self.tally.add(outcome, job.pair_id, &term_id);
+        self.tally.add(outcome, job.pair_id, &record.termination.id());
         self.done.insert(job.game_id);
         self.state.games.push(SavedGame {
             game_id: job.game_id,
