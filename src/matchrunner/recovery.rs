@@ -21,6 +21,8 @@ pub struct SavedGame {
     pub pair_id: Option<usize>,
     /// Who played and the result.
     pub outcome: Outcome,
+    /// How the game ended (termination id).
+    pub termination: String,
     /// The PGN text as written.
     pub pgn: String,
 }
@@ -121,6 +123,7 @@ mod tests {
                 black: 1,
                 white_half_points: 1,
             },
+            termination: "checkmate".into(),
             pgn: "[Event \"x\"]\n".into(),
         });
         state.swiss_rounds.push(SavedRound {

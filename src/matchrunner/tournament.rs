@@ -127,7 +127,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
     let mut done = HashSet::new();
     for g in &state.games {
         done.insert(g.game_id);
-        tally.add(g.outcome, g.pair_id, "recovered");
+        tally.add(g.outcome, g.pair_id, &g.termination);
         if let Some(f) = &mut pgn {
             f.write_all(g.pgn.as_bytes())
                 .map_err(|e| format!("cannot write PGN: {e}"))?;
@@ -340,13 +340,15 @@ impl Runner {
                 .and_then(|_| f.flush())
                 .map_err(|e| format!("cannot write PGN: {e}"))?;
         }
-        self.tally.add(outcome, job.pair_id, &record.termination.id());
+        let termination = record.termination.id();
+        self.tally.add(outcome, job.pair_id, &termination);
         self.done.insert(job.game_id);
         self.state.games.push(SavedGame {
             game_id: job.game_id,
             round: job.round,
             pair_id: job.pair_id,
             outcome,
+            termination,
             pgn: text,
         });
         self.save()?;
