@@ -148,13 +148,6 @@ pub struct Seat<'a> {
     pub clock: Clock,
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
 /// Plays a game from `opening` between `red` and `black` (already started, after `new_game`).
 pub fn play<'a>(
     opening: &Opening,
@@ -229,7 +222,7 @@ pub fn play<'a>(
                     restart[seat_index] = !answered;
                     let reason = format!(
                         "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
-                        color_name(side),
+                        side.name(),
                         elapsed.as_secs_f64(),
                         mover.clock.remaining().as_secs_f64()
                     );
@@ -237,7 +230,7 @@ pub fn play<'a>(
                 }
                 Err(ThinkError::Engine(e)) => {
                     restart[seat_index] = true;
-                    let reason = format!("{} ({name}) lost: {e}", color_name(side));
+                    let reason = format!("{} ({name}) lost: {e}", side.name());
                     return finish(
                         lose,
                         TerminationKind::EngineFailure,
@@ -250,7 +243,7 @@ pub fn play<'a>(
         if let Err(f) = mover.clock.charge(thought.elapsed, settings.time_margin) {
             let reason = format!(
                 "{} ({name}) lost on time: used {:.3} s of {:.3} s",
-                color_name(side),
+                side.name(),
                 f.used.as_secs_f64(),
                 f.allowed.as_secs_f64()
             );
@@ -260,14 +253,14 @@ pub fn play<'a>(
             BestMove::NoMove => {
                 let reason = format!(
                     "{} ({name}) lost: answered with no move although it has legal moves",
-                    color_name(side)
+                    side.name()
                 );
                 return finish(lose, TerminationKind::IllegalMove, reason, played, restart);
             }
             BestMove::Move { text, resign, .. } => (text, resign),
         };
         if resign {
-            let reason = format!("{} ({name}) resigned", color_name(side));
+            let reason = format!("{} ({name}) resigned", side.name());
             return finish(lose, TerminationKind::Resignation, reason, played, restart);
         }
         let mv = match wire.parse_move(&pos, &text) {
@@ -275,7 +268,7 @@ pub fn play<'a>(
             Err(e) => {
                 let reason = format!(
                     "{} ({name}) lost by an illegal move: {e} in {}",
-                    color_name(side),
+                    side.name(),
                     pos.to_fen()
                 );
                 return finish(lose, TerminationKind::IllegalMove, reason, played, restart);
@@ -359,7 +352,7 @@ fn score_adjudication(
                     TerminationKind::AdjudicatedWin,
                     format!(
                         "{} wins by adjudication: both engines scored it at least {} cp for {} moves",
-                        color_name(w),
+                        w.name(),
                         r.score,
                         r.move_count
                     ),

@@ -221,7 +221,10 @@ mod tests {
         let lost = Pentanomial {
             counts: [20, 0, 0, 0, 0],
         };
-        assert_eq!(s.decide(s.llr(&lost.distribution())), SprtDecision::AcceptH0);
+        assert_eq!(
+            s.decide(s.llr(&lost.distribution())),
+            SprtDecision::AcceptH0
+        );
         assert_eq!(s.llr(&Pentanomial::default().distribution()), 0.0);
         // ...but not on a handful of pairs.
         let few = Pentanomial {

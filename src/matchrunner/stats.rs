@@ -87,7 +87,11 @@ pub fn moments_f64(dist: &[(f64, f64)]) -> (f64, f64, f64) {
         return (0.0, 0.5, 0.0);
     }
     let mean = dist.iter().map(|&(c, s)| c * s).sum::<f64>() / n;
-    let var = dist.iter().map(|&(c, s)| c * (s - mean).powi(2)).sum::<f64>() / n;
+    let var = dist
+        .iter()
+        .map(|&(c, s)| c * (s - mean).powi(2))
+        .sum::<f64>()
+        / n;
     (n, mean, var)
 }
 

@@ -190,17 +190,40 @@ fn main() {
         }
     }
     let mut rng = Rng(seed);
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<u64> = HashSet::new();
     let mut kept = 0;
     let mut tried = 0u64;
     println!("# Cotuong balanced opening suite: {count} positions, seed {seed}.");
     println!("# Random 4-8 ply lines from the start, kept when a {FILTER_DEPTH}-ply material+mobility search");
     println!("# is within +-{WINDOW} cp. Rebuild: cargo run --release -p cotuong-bench --bin gen_openings -- --count {count} --seed {seed}");
-    while kept < count {
+    match generate(count, seed) {
+        Ok((fens, tried)) => {
+            for fen in &fens {
+                println!("{fen}");
+            }
+            eprintln!("{} positions from {tried} random lines", fens.len());
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Generates `count` balanced, distinct opening FENs from `seed`; also returns how many random
+/// lines were tried.
+fn generate(count: usize, seed: u64) -> Result<(Vec<String>, u64), String> {
+    let mut rng = Rng(seed);
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut fens = Vec::with_capacity(count);
+    let mut tried = 0u64;
+    while fens.len() < count {
         tried += 1;
         if tried > 1_000_000 {
-            eprintln!("gave up after {tried} tries with {kept} positions");
-            std::process::exit(1);
+            return Err(format!(
+                "gave up after {tried} tries with {} positions",
+                fens.len()
+            ));
         }
         let plies = 4 + rng.below(5);
         let Some((mut pos, _line)) = random_line(&mut rng, plies) else {
@@ -217,8 +240,34 @@ fn main() {
         if score.abs() > WINDOW {
             continue;
         }
-        println!("{}", pos.to_fen());
-        kept += 1;
+        fens.push(pos.to_fen());
     }
-    eprintln!("{kept} positions from {tried} random lines");
+    Ok((fens, tried))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic_balanced_and_distinct() {
+        let (a, _) = generate(2, 11).unwrap();
+        let (b, _) = generate(2, 11).unwrap();
+        assert_eq!(a, b);
+        let (c, _) = generate(2, 12).unwrap();
+        assert_ne!(a, c);
+        let mut keys = HashSet::new();
+        for fen in &a {
+            let mut pos = Position::from_fen(fen).unwrap();
+            assert!(!pos.in_check());
+            assert!(keys.insert(pos.key()));
+            assert!(search(&mut pos, FILTER_DEPTH, -MATE, MATE).abs() <= WINDOW);
+        }
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_at_the_start() {
+        let mut pos = Position::startpos();
+        assert_eq!(evaluate(&mut pos), 0);
+    }
 }
