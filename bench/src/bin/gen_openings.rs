@@ -189,10 +189,6 @@ fn main() {
             }
         }
     }
-    let mut rng = Rng(seed);
-    let mut seen: HashSet<u64> = HashSet::new();
-    let mut kept = 0;
-    let mut tried = 0u64;
     println!("# Cotuong balanced opening suite: {count} positions, seed {seed}.");
     println!("# Random 4-8 ply lines from the start, kept when a {FILTER_DEPTH}-ply material+mobility search");
     println!("# is within +-{WINDOW} cp. Rebuild: cargo run --release -p cotuong-bench --bin gen_openings -- --count {count} --seed {seed}");
