@@ -240,11 +240,41 @@ mod tests {
         // pentanomial SPRT runs used as reference data by public GSPRT implementations. Our
         // LLRs (by hand: 3.293, 8.868, -0.531, -4.099, -4.694) reach the same decisions.
         let runs = [
-            ([485, 1923, 2942, 1937, 594], 0.0, 5.0, SprtDecision::AcceptH1, 3.293),
-            ([261, 739, 2683, 737, 253], -10.0, 0.0, SprtDecision::AcceptH1, 8.868),
-            ([63, 252, 385, 250, 74], 0.0, 10.0, SprtDecision::Continue, -0.531),
-            ([527, 1007, 1932, 933, 511], 0.0, 5.0, SprtDecision::AcceptH0, -4.099),
-            ([175, 305, 694, 291, 157], 0.0, 10.0, SprtDecision::AcceptH0, -4.694),
+            (
+                [485, 1923, 2942, 1937, 594],
+                0.0,
+                5.0,
+                SprtDecision::AcceptH1,
+                3.293,
+            ),
+            (
+                [261, 739, 2683, 737, 253],
+                -10.0,
+                0.0,
+                SprtDecision::AcceptH1,
+                8.868,
+            ),
+            (
+                [63, 252, 385, 250, 74],
+                0.0,
+                10.0,
+                SprtDecision::Continue,
+                -0.531,
+            ),
+            (
+                [527, 1007, 1932, 933, 511],
+                0.0,
+                5.0,
+                SprtDecision::AcceptH0,
+                -4.099,
+            ),
+            (
+                [175, 305, 694, 291, 157],
+                0.0,
+                10.0,
+                SprtDecision::AcceptH0,
+                -4.694,
+            ),
         ];
         for (counts, elo0, elo1, expected, by_hand) in runs {
             let s = Sprt::new(elo0, elo1, 0.05, 0.10).unwrap();

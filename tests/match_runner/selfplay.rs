@@ -2,9 +2,7 @@
 //! PGN replays legally and every game ends with a reason. Needs the engine's protocol loop
 //! (`cotuong` with no subcommand); until that is merged this test fails at the engine handshake.
 
-mod common;
-
-use common::{check_games, replay_pgn, run_match, scratch_dir};
+use crate::common::{check_games, replay_pgn, run_match, scratch_dir};
 
 #[test]
 fn cotuong_self_play_match() {

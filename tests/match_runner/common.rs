@@ -1,8 +1,6 @@
 //! Helpers shared by the match-runner integration tests: locating engines, running
 //! `cotuong match`, and checking that a PGN file replays legally with a reason for every ending.
 
-#![allow(dead_code)]
-
 use engine_core::{Position, RankBase, START_FEN};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,9 +3,7 @@
 //! UCCI; the well-behaved one answers every `go` with h2e2, which is legal as Red's first move
 //! from the start position, so with colours reversed each game reaches the bad engine at once.
 
-mod common;
-
-use common::{replay_pgn, run_match, scratch_dir};
+use crate::common::{replay_pgn, run_match, scratch_dir};
 use std::path::{Path, PathBuf};
 
 /// Writes an engine script: `hello`/`ok` are the handshake words, `on_go` the shell lines run
@@ -91,7 +89,7 @@ fn illegal_move_loses() {
 
 #[test]
 fn running_out_of_time_loses() {
-    let games = play("time", "sleep 1; echo 'bestmove h2e2'", &["--tc", "0.3"]);
+    let games = play("time", "sleep 3; echo 'bestmove h2e2'", &["--tc", "0.8"]);
     for (_, term, details) in &games {
         assert_eq!(term, "time forfeit");
         assert!(details.contains("on time"), "{details}");
@@ -103,7 +101,7 @@ fn no_answer_on_a_node_limit_loses() {
     let games = play(
         "hang",
         "sleep 5",
-        &["--nodes", "100", "--hang-timeout", "0.3"],
+        &["--nodes", "100", "--hang-timeout", "1"],
     );
     for (_, term, details) in &games {
         assert_eq!(term, "abandoned");

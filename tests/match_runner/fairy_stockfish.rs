@@ -2,9 +2,7 @@
 //! the PGN replays legally, every game has a reason, and the summary is printed; also a 3-engine
 //! round robin with a crosstable and a resumed run from a recovery file.
 
-mod common;
-
-use common::{check_games, find_program, replay_pgn, run_match, scratch_dir};
+use crate::common::{check_games, find_program, replay_pgn, run_match, scratch_dir};
 use std::path::PathBuf;
 
 fn fairy() -> Option<PathBuf> {

@@ -1,8 +1,6 @@
 //! Bad input to `cotuong match` gives a clear error and a non-zero exit, never a panic.
 
-mod common;
-
-use common::{run_match, scratch_dir};
+use crate::common::{run_match, scratch_dir};
 
 fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
