@@ -8,7 +8,35 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// A shared protocol log (`--debug-log`): every line to and from every engine, stamped with the
+/// time since the run started.
+#[derive(Clone)]
+pub struct ProtocolLog {
+    file: Arc<Mutex<std::fs::File>>,
+    start: Instant,
+}
+
+impl ProtocolLog {
+    /// Creates (truncates) the log file.
+    pub fn create(path: &std::path::Path) -> Result<ProtocolLog, String> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write debug log {}: {e}", path.display()))?;
+        Ok(ProtocolLog {
+            file: Arc::new(Mutex::new(file)),
+            start: Instant::now(),
+        })
+    }
+
+    fn write(&self, engine: &str, arrow: &str, line: &str, at: Instant) {
+        let t = at.saturating_duration_since(self.start).as_secs_f64();
+        if let Ok(mut f) = self.file.lock() {
+            let _ = writeln!(f, "{t:10.4} {engine} {arrow} {line}");
+        }
+    }
+}
 
 /// How long the handshake and `isready` may take.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -78,11 +106,15 @@ pub struct EngineProcess {
     output: Receiver<Output>,
     /// UCCI: the engine announced `usemillisec` and was switched to milliseconds.
     millis: bool,
+    log: Option<ProtocolLog>,
 }
 
 impl EngineProcess {
     /// Starts the program and completes the handshake (`uci`/`ucci`, options, `isready`).
-    pub fn start(config: &EngineConfig) -> Result<EngineProcess, EngineError> {
+    pub fn start(
+        config: &EngineConfig,
+        log: Option<&ProtocolLog>,
+    ) -> Result<EngineProcess, EngineError> {
         let mut cmd = Command::new(&config.command);
         cmd.args(&config.args)
             .stdin(Stdio::piped())
@@ -103,6 +135,8 @@ impl EngineProcess {
             }
         };
         let (tx, rx) = crossbeam_channel::unbounded();
+        let reader_log = log.cloned();
+        let reader_name = config.name.clone();
         std::thread::Builder::new()
             .name(format!("read-{}", config.name))
             .spawn(move || {
@@ -110,7 +144,11 @@ impl EngineProcess {
                 for line in reader.lines() {
                     match line {
                         Ok(l) => {
-                            if tx.send(Output::Line(l, Instant::now())).is_err() {
+                            let at = Instant::now();
+                            if let Some(log) = &reader_log {
+                                log.write(&reader_name, "<", &l, at);
+                            }
+                            if tx.send(Output::Line(l, at)).is_err() {
                                 return;
                             }
                         }
@@ -126,6 +164,7 @@ impl EngineProcess {
             stdin,
             output: rx,
             millis: false,
+            log: log.cloned(),
         };
         engine.handshake()?;
         Ok(engine)
@@ -142,6 +181,9 @@ impl EngineProcess {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(log) = &self.log {
+            log.write(&self.config.name, ">", line, Instant::now());
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|e| EngineError::Broken(e.to_string()))

@@ -148,6 +148,9 @@ struct MatchOptions {
     /// PGN Event tag.
     #[arg(long, default_value = "cotuong match")]
     event: String,
+    /// Log every line sent to and received from the engines to this file.
+    #[arg(long)]
+    debug_log: Option<PathBuf>,
 }
 
 /// Parses `key=value` words into a lookup with the allowed keys only.
@@ -368,6 +371,7 @@ impl MatchOptions {
             recovery: self.recover.clone(),
             event: self.event.clone(),
             fingerprint,
+            debug_log: self.debug_log.clone(),
         })
     }
 }

@@ -4,7 +4,7 @@
 
 use super::berger;
 use super::engine_config::EngineConfig;
-use super::engine_process::EngineProcess;
+use super::engine_process::{EngineProcess, ProtocolLog};
 use super::game::GameSettings;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
@@ -60,6 +60,8 @@ pub struct Plan {
     pub event: String,
     /// Describes the settings, for the recovery file.
     pub fingerprint: String,
+    /// Protocol log file.
+    pub debug_log: Option<PathBuf>,
 }
 
 struct Runner {
@@ -97,9 +99,14 @@ pub fn run(plan: Plan) -> Result<String, String> {
             ));
         }
     }
+    let log = match &plan.debug_log {
+        Some(path) => Some(ProtocolLog::create(path)?),
+        None => None,
+    };
     // Start each engine once so that a wrong command or protocol fails now, clearly.
     for e in &plan.engines {
-        let p = EngineProcess::start(e).map_err(|err| format!("engine '{}': {err}", e.name))?;
+        let p = EngineProcess::start(e, log.as_ref())
+            .map_err(|err| format!("engine '{}': {err}", e.name))?;
         p.quit();
     }
     let (recovery, state) = match &plan.recovery {
@@ -149,6 +156,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
         openings: plan.openings,
         settings: plan.settings,
         stop: std::sync::atomic::AtomicBool::new(false),
+        log,
     });
     let mut runner = Runner {
         plan: Arc::clone(&shared),

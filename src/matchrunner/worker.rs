@@ -5,7 +5,7 @@
 
 use super::clock::Clock;
 use super::engine_config::EngineConfig;
-use super::engine_process::EngineProcess;
+use super::engine_process::{EngineProcess, ProtocolLog};
 use super::game::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
 use super::openings::Opening;
 use crossbeam_channel::{Receiver, Sender};
@@ -51,6 +51,8 @@ pub struct PoolShared {
     pub settings: GameSettings,
     /// Set when the run should stop (SPRT decision); queued jobs are then skipped.
     pub stop: AtomicBool,
+    /// Optional protocol log.
+    pub log: Option<ProtocolLog>,
 }
 
 /// Running worker threads.
@@ -165,15 +167,16 @@ fn ready_engine(
 ) -> Result<EngineProcess, String> {
     let mut engine = match running.remove(&index) {
         Some(e) => e,
-        None => EngineProcess::start(&shared.engines[index]).map_err(|e| e.to_string())?,
+        None => EngineProcess::start(&shared.engines[index], shared.log.as_ref())
+            .map_err(|e| e.to_string())?,
     };
     match engine.new_game() {
         Ok(()) => Ok(engine),
         Err(_) => {
             // A stale process (e.g. it died between games): one fresh start.
             drop(engine);
-            let mut fresh =
-                EngineProcess::start(&shared.engines[index]).map_err(|e| e.to_string())?;
+            let mut fresh = EngineProcess::start(&shared.engines[index], shared.log.as_ref())
+                .map_err(|e| e.to_string())?;
             fresh.new_game().map_err(|e| e.to_string())?;
             Ok(fresh)
         }

@@ -143,8 +143,18 @@ fn ucci_engines_are_driven_in_their_dialect() {
         "--pgnout".into(),
         pgn.display().to_string(),
     ];
+    let log = dir.join("protocol.log");
+    let mut args = args;
+    args.extend(["--debug-log".to_string(), log.display().to_string()]);
     let (ok, stdout, stderr) = run_match(&args);
     assert!(ok, "{stdout}\n{stderr}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("u1 < ucciok"), "{log}");
+    assert!(log.contains("u1 > setoption usemillisec true"), "{log}");
+    assert!(
+        log.contains("u2 > go time 5000 increment 100 opptime"),
+        "{log}"
+    );
     let games = replay_pgn(&pgn);
     assert_eq!(games.len(), 1);
     // Both moves were legal, so the game reached the one-move limit.
