@@ -176,7 +176,8 @@ pub fn estimate(dist: &[(u64, f64)]) -> EloEstimate {
     } else if mean >= 1.0 {
         f64::INFINITY
     } else {
-        elo_from_score(mean)
+        // `+ 0.0` turns the -0.0 of an even score into 0.0 for display.
+        elo_from_score(mean) + 0.0
     };
     let (lo, hi) = (mean - 1.96 * se, mean + 1.96 * se);
     let error95 = if lo <= 0.0 || hi >= 1.0 || se == 0.0 && (mean == 0.0 || mean == 1.0) {
