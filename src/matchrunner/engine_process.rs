@@ -137,27 +137,32 @@ impl EngineProcess {
         let (tx, rx) = crossbeam_channel::unbounded();
         let reader_log = log.cloned();
         let reader_name = config.name.clone();
-        std::thread::Builder::new()
+        let spawned = std::thread::Builder::new()
             .name(format!("read-{}", config.name))
             .spawn(move || {
+                // Lines are split on bytes and decoded leniently: an engine printing stray
+                // non-UTF-8 bytes is not mistaken for a crash.
                 let reader = BufReader::new(stdout);
-                for line in reader.lines() {
-                    match line {
-                        Ok(l) => {
-                            let at = Instant::now();
-                            if let Some(log) = &reader_log {
-                                log.write(&reader_name, "<", &l, at);
-                            }
-                            if tx.send(Output::Line(l, at)).is_err() {
-                                return;
-                            }
-                        }
-                        Err(_) => break,
+                for line in reader.split(b'\n') {
+                    let Ok(bytes) = line else { break };
+                    let at = Instant::now();
+                    let l = String::from_utf8_lossy(&bytes)
+                        .trim_end_matches('\r')
+                        .to_string();
+                    if let Some(log) = &reader_log {
+                        log.write(&reader_name, "<", &l, at);
+                    }
+                    if tx.send(Output::Line(l, at)).is_err() {
+                        return;
                     }
                 }
                 let _ = tx.send(Output::Closed);
-            })
-            .map_err(|e| EngineError::Spawn(format!("reader thread: {e}")))?;
+            });
+        if let Err(e) = spawned {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn(format!("reader thread: {e}")));
+        }
         let mut engine = EngineProcess {
             config: config.clone(),
             child,
