@@ -193,42 +193,57 @@ pub fn run(plan: Plan) -> Result<String, String> {
     ))
 }
 
+/// The full round-robin schedule: `rounds` cycles of the Berger table (colours reversed in even
+/// cycles), each encounter played `games_per_encounter` times (with 2, the same opening with
+/// colours reversed, as one pair). Game ids follow the list order, so a resumed run rebuilds the
+/// same ids.
+fn round_robin_jobs(
+    engines: usize,
+    rounds: usize,
+    games_per_encounter: usize,
+    opening_order: &[usize],
+) -> Vec<Job> {
+    let table = berger::schedule(engines);
+    let opening_for = |k: usize| opening_order[k % opening_order.len()];
+    let paired = games_per_encounter == 2;
+    let mut jobs = Vec::new();
+    let mut encounter = 0;
+    for cycle in 0..rounds {
+        for (r, round) in table.iter().enumerate() {
+            let round_no = cycle * table.len() + r + 1;
+            // A bye in a round robin is simply no game (odd number of engines).
+            for &(w, b) in &round.games {
+                let (w, b) = if cycle % 2 == 1 { (b, w) } else { (w, b) };
+                for g in 0..games_per_encounter {
+                    let (red, black) = if g == 0 { (w, b) } else { (b, w) };
+                    jobs.push(Job {
+                        game_id: jobs.len(),
+                        round: round_no,
+                        pair_id: paired.then_some(encounter),
+                        opening: opening_for(if paired { encounter } else { jobs.len() }),
+                        red,
+                        black,
+                    });
+                }
+                encounter += 1;
+            }
+        }
+    }
+    jobs
+}
+
 impl Runner {
     fn opening_for(&self, k: usize) -> usize {
         self.opening_order[k % self.opening_order.len()]
     }
 
     fn round_robin(&mut self, pool: &Pool) -> Result<(), String> {
-        let n = self.plan.engines.len();
-        let table = berger::schedule(n);
-        let mut jobs = Vec::new();
-        let mut encounter = 0;
-        for cycle in 0..self.rounds {
-            for (r, round) in table.iter().enumerate() {
-                let round_no = cycle * table.len() + r + 1;
-                // A bye in a round robin is simply no game (odd number of engines).
-                for &(w, b) in &round.games {
-                    let (w, b) = if cycle % 2 == 1 { (b, w) } else { (w, b) };
-                    for g in 0..self.games_per_encounter {
-                        let (red, black) = if g == 0 { (w, b) } else { (b, w) };
-                        let opening = if self.games_per_encounter == 2 {
-                            self.opening_for(encounter)
-                        } else {
-                            self.opening_for(jobs.len())
-                        };
-                        jobs.push(Job {
-                            game_id: jobs.len(),
-                            round: round_no,
-                            pair_id: (self.games_per_encounter == 2).then_some(encounter),
-                            opening,
-                            red,
-                            black,
-                        });
-                    }
-                    encounter += 1;
-                }
-            }
-        }
+        let jobs = round_robin_jobs(
+            self.plan.engines.len(),
+            self.rounds,
+            self.games_per_encounter,
+            &self.opening_order,
+        );
         self.execute(pool, jobs)
     }
 
@@ -390,5 +405,43 @@ impl Runner {
 
     fn status_line(&self) -> String {
         report::status_line(&self.plan.engines, &self.tally, self.sprt.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairs_share_openings_and_reverse_colours() {
+        let order: Vec<usize> = (0..7).rev().collect();
+        let jobs = round_robin_jobs(3, 2, 2, &order);
+        // 3 encounters per cycle, 2 cycles, 2 games each.
+        assert_eq!(jobs.len(), 12);
+        for pair in jobs.chunks(2) {
+            assert_eq!(pair[0].pair_id, pair[1].pair_id);
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!((pair[0].red, pair[0].black), (pair[1].black, pair[1].red));
+        }
+        // Consecutive encounters use consecutive openings of the order.
+        assert_eq!(jobs[0].opening, 6);
+        assert_eq!(jobs[2].opening, 5);
+        // Every engine plays Red as often as Black.
+        for e in 0..3 {
+            let red = jobs.iter().filter(|j| j.red == e).count();
+            let black = jobs.iter().filter(|j| j.black == e).count();
+            assert_eq!(red, black);
+        }
+        assert!(jobs.iter().enumerate().all(|(i, j)| j.game_id == i));
+    }
+
+    #[test]
+    fn single_games_reverse_colours_in_the_second_cycle() {
+        let jobs = round_robin_jobs(2, 2, 1, &[0, 1, 2]);
+        assert_eq!(jobs.len(), 2);
+        assert_eq!((jobs[0].red, jobs[0].black), (jobs[1].black, jobs[1].red));
+        assert_eq!((jobs[0].opening, jobs[1].opening), (0, 1));
+        assert!(jobs.iter().all(|j| j.pair_id.is_none()));
+        assert_eq!((jobs[0].round, jobs[1].round), (1, 2));
     }
 }
