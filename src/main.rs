@@ -1,6 +1,7 @@
 //! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
 
 mod judge;
+mod matchrunner;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +40,8 @@ enum Command {
     },
     /// Judge a game: result and rule (first line), then the explanation.
     Judge(judge::JudgeArgs),
+    /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
+    Match(matchrunner::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +87,13 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Judge(args)) => judge::main(&args),
+        Some(Command::Match(args)) => match matchrunner::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => {
             eprintln!("protocol loop not built yet");
             ExitCode::FAILURE

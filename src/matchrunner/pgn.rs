@@ -1,0 +1,201 @@
+//! PGN text of a finished game: `[Variant "xiangqi"]`, a FEN tag for non-standard starts, ICCS
+//! moves (`H2-E2`, ranks 0-9, `[Format "ICCS"]`), the termination with its reason, and a comment
+//! per engine move with score/depth and measured time.
+
+use super::game::GameRecord;
+use engine_core::{RankBase, START_FEN};
+use std::fmt::Write;
+
+/// Tags that describe the event rather than the game.
+#[derive(Clone, Debug)]
+pub struct EventInfo {
+    /// `Event` tag.
+    pub event: String,
+    /// `Round` tag, e.g. "3.1".
+    pub round: String,
+    /// `Date` tag, `YYYY.MM.DD`.
+    pub date: String,
+    /// `TimeControl` tag for Red and Black (one tag when equal).
+    pub time_controls: (String, String),
+}
+
+/// ICCS move text: upper-case files, ranks 0-9, a hyphen between the squares.
+fn iccs(mv: engine_core::Move) -> String {
+    let t = engine_core::move_text(mv, RankBase::Zero).to_ascii_uppercase();
+    format!("{}-{}", &t[..2], &t[2..])
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Formats one game as PGN, ending with a blank line.
+pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    };
+    tag("Event", &info.event);
+    tag("Site", "cotuong match");
+    tag("Date", &info.date);
+    tag("Round", &info.round);
+    tag("White", &game.red);
+    tag("Black", &game.black);
+    tag("Result", game.result.pgn());
+    tag("Variant", "xiangqi");
+    tag("Format", "ICCS");
+    let start_fen = game.start.to_fen();
+    if start_fen != START_FEN {
+        tag("SetUp", "1");
+        tag("FEN", &start_fen);
+    }
+    if info.time_controls.0 == info.time_controls.1 {
+        tag("TimeControl", &info.time_controls.0);
+    } else {
+        tag("WhiteTimeControl", &info.time_controls.0);
+        tag("BlackTimeControl", &info.time_controls.1);
+    }
+    tag("PlyCount", &game.moves.len().to_string());
+    tag("Termination", game.termination.pgn_tag());
+    tag("TerminationDetails", &game.reason);
+
+    let mut body = String::new();
+    let mut ply_color_black = game.start.side_to_move() == engine_core::Color::Black;
+    let mut move_number = u32::from(game.start.fullmove_number().max(1));
+    for (i, m) in game.moves.iter().enumerate() {
+        if !ply_color_black {
+            let _ = write!(body, "{move_number}. ");
+        } else if i == 0 {
+            let _ = write!(body, "{move_number}... ");
+        }
+        body.push_str(&iccs(m.mv));
+        body.push(' ');
+        if m.book {
+            body.push_str("{book} ");
+        } else {
+            let score = m.score.map(|s| s.comment());
+            let depth = m.depth.map(|d| d.to_string());
+            let eval = match (score, depth) {
+                (Some(s), Some(d)) => format!("{s}/{d} "),
+                (Some(s), None) => format!("{s} "),
+                _ => String::new(),
+            };
+            let _ = write!(body, "{{{eval}{:.3}s}} ", m.time.as_secs_f64());
+        }
+        if ply_color_black {
+            move_number += 1;
+        }
+        ply_color_black = !ply_color_black;
+    }
+    let _ = write!(
+        body,
+        "{{{}}} {}",
+        game.reason.replace(['{', '}'], ""),
+        game.result.pgn()
+    );
+    out.push('\n');
+    out.push_str(&wrap(&body, 79));
+    out.push_str("\n\n");
+    out
+}
+
+/// Wraps at spaces to lines of at most `width` characters (PGN export format).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if line_len > 0 && line_len + 1 + word.len() > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += word.len();
+    }
+    out
+}
+
+/// Today's date in PGN form, computed from the system clock (UTC) without a date library.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::game::{PlayedMove, TerminationKind};
+    use super::super::protocol::Score;
+    use super::*;
+    use engine_core::rules::GameResult;
+    use engine_core::Position;
+    use std::time::Duration;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn game_text() {
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for (i, t) in ["h2e2", "h9g7"].iter().enumerate() {
+            let mv = pos.parse_move(t, RankBase::Zero).unwrap();
+            pos.make_move(mv);
+            moves.push(PlayedMove {
+                mv,
+                book: i == 0,
+                time: Duration::from_millis(12),
+                score: Some(Score::Cp(-20)),
+                depth: Some(5),
+            });
+        }
+        let game = GameRecord {
+            start,
+            moves,
+            result: GameResult::RedWins,
+            termination: TerminationKind::TimeForfeit,
+            reason: "Black (b) lost on time".into(),
+            red: "a".into(),
+            black: "b".into(),
+            restart_red: false,
+            restart_black: false,
+        };
+        let info = EventInfo {
+            event: "test".into(),
+            round: "1".into(),
+            date: "2026.01.01".into(),
+            time_controls: ("10+0.1".into(), "10+0.1".into()),
+        };
+        let text = format_game(&game, &info);
+        assert!(text.contains("[Variant \"xiangqi\"]"));
+        assert!(!text.contains("[FEN"));
+        assert!(text.contains("[Termination \"time forfeit\"]"));
+        assert!(
+            text.contains("1. H2-E2 {book} H9-G7 {-0.20/5 0.012s} {Black (b) lost on time} 1-0")
+        );
+    }
+}

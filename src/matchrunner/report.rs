@@ -1,0 +1,219 @@
+//! What the runner prints: the live status text of the progress line, and the final summary
+//! (two engines: W/D/L, pentanomial counts, Elo ± 95% error, LOS, SPRT; more engines: standings
+//! with tie-breaks and a crosstable).
+
+use super::engine_config::EngineConfig;
+use super::sprt::{Sprt, SprtDecision};
+use super::stats::{estimate, Trinomial};
+use super::tally::Tally;
+use super::tiebreak::{standings, TieBreakSystem};
+use super::tournament::Format;
+use std::fmt::Write;
+
+fn fmt_error(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// The message of the live progress line.
+pub fn status_line(engines: &[EngineConfig], tally: &Tally, sprt: Option<&Sprt>) -> String {
+    if engines.len() == 2 {
+        let t = &tally.trinomial;
+        let e = tally.elo();
+        let mut s = format!(
+            "{} vs {}: {}-{}-{} (W-D-L)  Elo {:+.1} ± {}",
+            engines[0].name,
+            engines[1].name,
+            t.wins,
+            t.draws,
+            t.losses,
+            e.elo,
+            fmt_error(e.error95)
+        );
+        if let Some(sp) = sprt {
+            let (llr, _) = tally.sprt(sp);
+            let (lo, hi) = sp.bounds();
+            let _ = write!(s, "  LLR {llr:.2} ({lo:.2}, {hi:.2})");
+        }
+        s
+    } else {
+        let table = standings(
+            engines.len(),
+            &tally.outcomes,
+            &tally.byes,
+            TieBreakSystem::Swiss,
+        );
+        match table.first() {
+            Some(top) => format!(
+                "leader {} with {} points",
+                engines[top.player].name, top.points
+            ),
+            None => String::new(),
+        }
+    }
+}
+
+/// The summary printed when the run ends.
+pub fn final_report(
+    engines: &[EngineConfig],
+    tally: &Tally,
+    format: Format,
+    sprt: Option<&Sprt>,
+    stopped: Option<SprtDecision>,
+) -> String {
+    let mut out = String::new();
+    if engines.len() == 2 {
+        let t = &tally.trinomial;
+        let e = tally.elo();
+        let _ = writeln!(
+            out,
+            "Results of {} vs {} ({} games)",
+            engines[0].name,
+            engines[1].name,
+            t.games()
+        );
+        let _ = writeln!(
+            out,
+            "W-D-L: {}-{}-{}  Points: {:.1} ({:.2}%)",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.points(),
+            100.0 * t.points() / t.games().max(1) as f64
+        );
+        if tally.paired {
+            let p = &tally.pentanomial.counts;
+            let _ = writeln!(
+                out,
+                "Pentanomial (0, 0.5, 1, 1.5, 2): [{}, {}, {}, {}, {}]",
+                p[0], p[1], p[2], p[3], p[4]
+            );
+        }
+        let _ = writeln!(
+            out,
+            "Elo: {:+.1} ± {} (95%, {} model)  LOS: {:.1}%",
+            e.elo,
+            fmt_error(e.error95),
+            if tally.paired && tally.pentanomial.pairs() > 0 {
+                "pentanomial"
+            } else {
+                "trinomial"
+            },
+            100.0 * e.los
+        );
+        if let Some(sp) = sprt {
+            let (llr, decision) = tally.sprt(sp);
+            let (lo, hi) = sp.bounds();
+            let _ = writeln!(
+                out,
+                "SPRT [{:.2}, {:.2}] alpha {} beta {}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}",
+                sp.elo0,
+                sp.elo1,
+                sp.alpha,
+                sp.beta,
+                if stopped.is_some() {
+                    format!("{decision}, stopped early")
+                } else {
+                    decision.to_string()
+                }
+            );
+        }
+    } else {
+        out.push_str(&crosstable(engines, tally, format));
+    }
+    if !tally.terminations.is_empty() {
+        let parts: Vec<String> = tally
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(out, "Terminations: {}", parts.join(", "));
+    }
+    out
+}
+
+/// Standings with tie-breaks, each engine's Elo against the field, and the crosstable.
+pub fn crosstable(engines: &[EngineConfig], tally: &Tally, format: Format) -> String {
+    let system = match format {
+        Format::RoundRobin => TieBreakSystem::RoundRobin,
+        Format::Swiss => TieBreakSystem::Swiss,
+    };
+    let table = standings(engines.len(), &tally.outcomes, &tally.byes, system);
+    let width = engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{:>4} {:<width$} {:>6} {:>5} {:>14} {:>6} {:>6} {:>3} {:>3} ",
+        "Rank", "Name", "Points", "Games", "Elo", "Buchh", "SB", "W", "BW"
+    );
+    for i in 0..table.len() {
+        let _ = write!(out, " {:>5}", i + 1);
+    }
+    out.push('\n');
+    for (rank, row) in table.iter().enumerate() {
+        let mut t = Trinomial::default();
+        for g in &tally.outcomes {
+            let w = g.white_half_points.min(2);
+            if g.white == row.player {
+                t.add(w);
+            } else if g.black == row.player {
+                t.add(2 - w);
+            }
+        }
+        let e = estimate(&t.distribution());
+        let elo = if t.games() == 0 {
+            "-".to_string()
+        } else {
+            format!("{:+.0} ± {}", e.elo, fmt_error(e.error95))
+        };
+        let _ = write!(
+            out,
+            "{:>4} {:<width$} {:>6.1} {:>5} {:>14} {:>6.2} {:>6.2} {:>3} {:>3} ",
+            rank + 1,
+            engines[row.player].name,
+            row.points,
+            row.games,
+            elo,
+            row.buchholz,
+            row.sonneborn_berger,
+            row.wins,
+            row.black_wins
+        );
+        for other in &table {
+            let cell: String = if other.player == row.player {
+                "*".into()
+            } else {
+                tally
+                    .outcomes
+                    .iter()
+                    .filter_map(|g| {
+                        let w = g.white_half_points.min(2);
+                        if g.white == row.player && g.black == other.player {
+                            Some(w)
+                        } else if g.black == row.player && g.white == other.player {
+                            Some(2 - w)
+                        } else {
+                            None
+                        }
+                    })
+                    .map(|h| match h {
+                        2 => '1',
+                        1 => '=',
+                        _ => '0',
+                    })
+                    .collect()
+            };
+            let _ = write!(out, " {cell:>5}");
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,447 @@
+//! Runs a whole event: builds the schedule (round robin from Berger tables, or Swiss round by
+//! round), hands games to the worker pool, and handles each finished game on the main thread:
+//! tally, PGN, recovery file, progress line, SPRT stop.
+
+use super::berger;
+use super::engine_config::EngineConfig;
+use super::engine_process::{EngineProcess, ProtocolLog};
+use super::game::GameSettings;
+use super::openings::Opening;
+use super::pgn::{self, EventInfo};
+use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
+use super::report;
+use super::sprt::{Sprt, SprtDecision};
+use super::swiss::{self, Side, SwissPlayer};
+use super::tally::Tally;
+use super::tiebreak::Outcome;
+use super::worker::{Finished, Job, Pool, PoolShared};
+use engine_core::rules::GameResult;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// How engines are paired.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Everyone meets everyone, `--rounds` times (Berger tables; colours reversed in even cycles).
+    RoundRobin,
+    /// Swiss system over `--rounds` rounds (Điều 27-28).
+    Swiss,
+}
+
+/// A fully validated run.
+pub struct Plan {
+    /// Engines; index 0 is the one the two-engine statistics are about.
+    pub engines: Vec<EngineConfig>,
+    /// Openings.
+    pub openings: Vec<Opening>,
+    /// The order openings are used in.
+    pub opening_order: Vec<usize>,
+    /// Per-game settings.
+    pub settings: GameSettings,
+    /// Pairing system.
+    pub format: Format,
+    /// Round-robin cycles or Swiss rounds.
+    pub rounds: usize,
+    /// Games per encounter in round robins: 1, or 2 (same opening, colours reversed).
+    pub games_per_encounter: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Optional SPRT (two engines only).
+    pub sprt: Option<Sprt>,
+    /// PGN output file.
+    pub pgn_out: Option<PathBuf>,
+    /// Recovery file.
+    pub recovery: Option<PathBuf>,
+    /// PGN `Event` tag.
+    pub event: String,
+    /// Describes the settings, for the recovery file.
+    pub fingerprint: String,
+    /// Protocol log file.
+    pub debug_log: Option<PathBuf>,
+}
+
+struct Runner {
+    plan: Arc<PoolShared>,
+    format: Format,
+    rounds: usize,
+    games_per_encounter: usize,
+    opening_order: Vec<usize>,
+    sprt: Option<Sprt>,
+    event: String,
+    date: String,
+    tally: Tally,
+    state: RecoveryState,
+    recovery: Option<RecoveryFile>,
+    pgn: Option<std::fs::File>,
+    done: HashSet<usize>,
+    bar: ProgressBar,
+    stopped_by_sprt: Option<SprtDecision>,
+}
+
+/// Runs the plan to the end (or the SPRT decision) and returns the final report.
+pub fn run(plan: Plan) -> Result<String, String> {
+    if plan.engines.len() < 2 {
+        return Err("a match needs at least two engines".into());
+    }
+    if plan.sprt.is_some() && plan.engines.len() != 2 {
+        return Err("SPRT needs exactly two engines".into());
+    }
+    let mut names = HashSet::new();
+    for e in &plan.engines {
+        if !names.insert(e.name.clone()) {
+            return Err(format!(
+                "two engines are named '{}': give each a distinct name=",
+                e.name
+            ));
+        }
+    }
+    let log = match &plan.debug_log {
+        Some(path) => Some(ProtocolLog::create(path)?),
+        None => None,
+    };
+    // Start each engine once so that a wrong command or protocol fails now, clearly.
+    for e in &plan.engines {
+        let p = EngineProcess::start(e, log.as_ref())
+            .map_err(|err| format!("engine '{}': {err}", e.name))?;
+        p.quit();
+    }
+    let (recovery, state) = match &plan.recovery {
+        Some(path) => {
+            let (f, s) = RecoveryFile::open(path, &plan.fingerprint)?;
+            (Some(f), s)
+        }
+        None => (
+            None,
+            RecoveryState {
+                fingerprint: plan.fingerprint.clone(),
+                ..RecoveryState::default()
+            },
+        ),
+    };
+    let mut pgn = match &plan.pgn_out {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write PGN file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let paired = plan.format == Format::RoundRobin && plan.games_per_encounter == 2;
+    let mut tally = Tally::new(paired);
+    let mut done = HashSet::new();
+    for g in &state.games {
+        done.insert(g.game_id);
+        tally.add(g.outcome, g.pair_id, &g.termination);
+        if let Some(f) = &mut pgn {
+            f.write_all(g.pgn.as_bytes())
+                .map_err(|e| format!("cannot write PGN: {e}"))?;
+        }
+    }
+    let n = plan.engines.len();
+    let total = match plan.format {
+        Format::RoundRobin => n * (n - 1) / 2 * plan.rounds * plan.games_per_encounter,
+        Format::Swiss => n / 2 * plan.rounds,
+    };
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(done.len() as u64);
+    let shared = Arc::new(PoolShared {
+        engines: plan.engines,
+        openings: plan.openings,
+        settings: plan.settings,
+        stop: std::sync::atomic::AtomicBool::new(false),
+        log,
+    });
+    let mut runner = Runner {
+        plan: Arc::clone(&shared),
+        format: plan.format,
+        rounds: plan.rounds,
+        games_per_encounter: plan.games_per_encounter,
+        opening_order: plan.opening_order,
+        sprt: plan.sprt,
+        event: plan.event,
+        date: pgn::today(),
+        tally,
+        state,
+        recovery,
+        pgn,
+        done,
+        bar,
+        stopped_by_sprt: None,
+    };
+    runner.bar.set_message(runner.status_line());
+    let pool = Pool::start(plan.concurrency, shared)?;
+    let outcome = match runner.format {
+        Format::RoundRobin => runner.round_robin(&pool),
+        Format::Swiss => runner.swiss(&pool),
+    };
+    runner.bar.finish_and_clear();
+    pool.finish();
+    outcome?;
+    Ok(report::final_report(
+        &runner.plan.engines,
+        &runner.tally,
+        runner.format,
+        runner.sprt.as_ref(),
+        runner.stopped_by_sprt,
+    ))
+}
+
+/// The full round-robin schedule: `rounds` cycles of the Berger table (colours reversed in even
+/// cycles), each encounter played `games_per_encounter` times (with 2, the same opening with
+/// colours reversed, as one pair). Game ids follow the list order, so a resumed run rebuilds the
+/// same ids.
+fn round_robin_jobs(
+    engines: usize,
+    rounds: usize,
+    games_per_encounter: usize,
+    opening_order: &[usize],
+) -> Vec<Job> {
+    let table = berger::schedule(engines);
+    let opening_for = |k: usize| opening_order[k % opening_order.len()];
+    let paired = games_per_encounter == 2;
+    let mut jobs = Vec::new();
+    let mut encounter = 0;
+    for cycle in 0..rounds {
+        for (r, round) in table.iter().enumerate() {
+            let round_no = cycle * table.len() + r + 1;
+            // A bye in a round robin is simply no game (odd number of engines).
+            for &(w, b) in &round.games {
+                let (w, b) = if cycle % 2 == 1 { (b, w) } else { (w, b) };
+                for g in 0..games_per_encounter {
+                    let (red, black) = if g == 0 { (w, b) } else { (b, w) };
+                    jobs.push(Job {
+                        game_id: jobs.len(),
+                        round: round_no,
+                        pair_id: paired.then_some(encounter),
+                        opening: opening_for(if paired { encounter } else { jobs.len() }),
+                        red,
+                        black,
+                    });
+                }
+                encounter += 1;
+            }
+        }
+    }
+    jobs
+}
+
+impl Runner {
+    fn opening_for(&self, k: usize) -> usize {
+        self.opening_order[k % self.opening_order.len()]
+    }
+
+    fn round_robin(&mut self, pool: &Pool) -> Result<(), String> {
+        let jobs = round_robin_jobs(
+            self.plan.engines.len(),
+            self.rounds,
+            self.games_per_encounter,
+            &self.opening_order,
+        );
+        self.execute(pool, jobs)
+    }
+
+    fn swiss(&mut self, pool: &Pool) -> Result<(), String> {
+        let n = self.plan.engines.len();
+        let mut players = vec![SwissPlayer::default(); n];
+        let mut next_id = 0;
+        for r in 0..self.rounds {
+            let round = match self.state.swiss_rounds.get(r) {
+                Some(saved) => saved.clone(),
+                None => {
+                    let paired = swiss::pair_round(&players, r + 1 == self.rounds)?;
+                    if let Some(note) = &paired.relaxed {
+                        self.bar
+                            .suspend(|| eprintln!("Swiss round {}: {note}", r + 1));
+                    }
+                    let saved = SavedRound {
+                        games: paired.games,
+                        bye: paired.bye,
+                    };
+                    self.state.swiss_rounds.push(saved.clone());
+                    self.save()?;
+                    saved
+                }
+            };
+            let jobs: Vec<Job> = round
+                .games
+                .iter()
+                .map(|&(w, b)| {
+                    let job = Job {
+                        game_id: next_id,
+                        round: r + 1,
+                        pair_id: None,
+                        opening: self.opening_for(r),
+                        red: w,
+                        black: b,
+                    };
+                    next_id += 1;
+                    job
+                })
+                .collect();
+            self.execute(pool, jobs.clone())?;
+            // Apply the round to the pairing state.
+            for job in &jobs {
+                let Some(saved) = self.state.games.iter().find(|g| g.game_id == job.game_id) else {
+                    return Err(format!(
+                        "game {} of round {} has no result",
+                        job.game_id,
+                        r + 1
+                    ));
+                };
+                let w = saved.outcome.white_half_points as u32;
+                players[job.red].half_points += w;
+                players[job.black].half_points += 2 - w;
+                players[job.red].colours.push(Side::White);
+                players[job.black].colours.push(Side::Black);
+                players[job.red].opponents.push(job.black);
+                players[job.black].opponents.push(job.red);
+            }
+            if let Some(b) = round.bye {
+                players[b].half_points += 2;
+                players[b].had_bye = true;
+                self.tally.byes.push(b);
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the jobs that are not done yet and handles their results as they come.
+    fn execute(&mut self, pool: &Pool, jobs: Vec<Job>) -> Result<(), String> {
+        let mut outstanding = 0;
+        for job in jobs {
+            if !self.done.contains(&job.game_id) {
+                pool.submit(job);
+                outstanding += 1;
+            }
+        }
+        while outstanding > 0 {
+            let finished = pool
+                .results
+                .recv()
+                .map_err(|_| "all game workers stopped unexpectedly".to_string())?;
+            outstanding -= 1;
+            self.on_finished(finished)?;
+        }
+        Ok(())
+    }
+
+    fn on_finished(&mut self, finished: Finished) -> Result<(), String> {
+        let Finished { job, record } = finished;
+        let Some(record) = record else {
+            return Ok(());
+        };
+        let white_half_points = match record.result {
+            GameResult::RedWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+        };
+        let outcome = Outcome {
+            white: job.red,
+            black: job.black,
+            white_half_points,
+        };
+        let engines = &self.plan.engines;
+        let info = EventInfo {
+            event: self.event.clone(),
+            round: format!("{}.{}", job.round, job.game_id + 1),
+            date: self.date.clone(),
+            time_controls: (
+                engines[job.red].time_control.to_string(),
+                engines[job.black].time_control.to_string(),
+            ),
+        };
+        let text = pgn::format_game(&record, &info);
+        if let Some(f) = &mut self.pgn {
+            f.write_all(text.as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|e| format!("cannot write PGN: {e}"))?;
+        }
+        let termination = record.termination.id();
+        self.tally.add(outcome, job.pair_id, &termination);
+        self.done.insert(job.game_id);
+        self.state.games.push(SavedGame {
+            game_id: job.game_id,
+            round: job.round,
+            pair_id: job.pair_id,
+            outcome,
+            termination,
+            pgn: text,
+        });
+        self.save()?;
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            job.game_id + 1,
+            record.red,
+            record.black,
+            record.result.pgn(),
+            record.reason
+        );
+        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.inc(1);
+        self.bar.set_message(self.status_line());
+        if let Some(sprt) = &self.sprt {
+            let (_, decision) = self.tally.sprt(sprt);
+            if decision != SprtDecision::Continue && self.stopped_by_sprt.is_none() {
+                self.stopped_by_sprt = Some(decision);
+                self.plan.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        Ok(())
+    }
+
+    fn save(&self) -> Result<(), String> {
+        match &self.recovery {
+            Some(f) => f.save(&self.state),
+            None => Ok(()),
+        }
+    }
+
+    fn status_line(&self) -> String {
+        report::status_line(&self.plan.engines, &self.tally, self.sprt.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairs_share_openings_and_reverse_colours() {
+        let order: Vec<usize> = (0..7).rev().collect();
+        let jobs = round_robin_jobs(3, 2, 2, &order);
+        // 3 encounters per cycle, 2 cycles, 2 games each.
+        assert_eq!(jobs.len(), 12);
+        for pair in jobs.chunks(2) {
+            assert_eq!(pair[0].pair_id, pair[1].pair_id);
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!((pair[0].red, pair[0].black), (pair[1].black, pair[1].red));
+        }
+        // Consecutive encounters use consecutive openings of the order.
+        assert_eq!(jobs[0].opening, 6);
+        assert_eq!(jobs[2].opening, 5);
+        // Every engine plays Red as often as Black.
+        for e in 0..3 {
+            let red = jobs.iter().filter(|j| j.red == e).count();
+            let black = jobs.iter().filter(|j| j.black == e).count();
+            assert_eq!(red, black);
+        }
+        assert!(jobs.iter().enumerate().all(|(i, j)| j.game_id == i));
+    }
+
+    #[test]
+    fn single_games_reverse_colours_in_the_second_cycle() {
+        let jobs = round_robin_jobs(2, 2, 1, &[0, 1, 2]);
+        assert_eq!(jobs.len(), 2);
+        assert_eq!((jobs[0].red, jobs[0].black), (jobs[1].black, jobs[1].red));
+        assert_eq!((jobs[0].opening, jobs[1].opening), (0, 1));
+        assert!(jobs.iter().all(|j| j.pair_id.is_none()));
+        assert_eq!((jobs[0].round, jobs[1].round), (1, 2));
+    }
+}

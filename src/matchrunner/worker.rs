@@ -1,0 +1,226 @@
+//! The pool of game-playing threads. Each worker keeps its own engine processes alive between
+//! games (restarting one that crashed or hung), takes jobs from a channel and sends finished games
+//! back. Workers block on channels and on engine output; they never poll, so the runner takes no
+//! CPU time from the engines.
+
+use super::clock::Clock;
+use super::engine_config::EngineConfig;
+use super::engine_process::{EngineProcess, ProtocolLog};
+use super::game::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
+use super::openings::Opening;
+use crossbeam_channel::{Receiver, Sender};
+use engine_core::rules::GameResult;
+use engine_core::Color;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// One game to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Position in the schedule; stable across resumes.
+    pub game_id: usize,
+    /// Tournament round (1-based).
+    pub round: usize,
+    /// Game pairs (same opening, colours reversed) share an id.
+    pub pair_id: Option<usize>,
+    /// Index into the opening list.
+    pub opening: usize,
+    /// Red's engine index.
+    pub red: usize,
+    /// Black's engine index.
+    pub black: usize,
+}
+
+/// A job and what came of it (`None`: skipped because the run was stopping).
+pub struct Finished {
+    /// The job.
+    pub job: Job,
+    /// The game, unless skipped.
+    pub record: Option<GameRecord>,
+}
+
+/// What every worker shares.
+pub struct PoolShared {
+    /// Engines by index.
+    pub engines: Vec<EngineConfig>,
+    /// Openings by index.
+    pub openings: Vec<Opening>,
+    /// Per-game settings.
+    pub settings: GameSettings,
+    /// Set when the run should stop (SPRT decision); queued jobs are then skipped.
+    pub stop: AtomicBool,
+    /// Optional protocol log.
+    pub log: Option<ProtocolLog>,
+}
+
+/// Running worker threads.
+pub struct Pool {
+    jobs: Option<Sender<Job>>,
+    /// Finished games, in completion order.
+    pub results: Receiver<Finished>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    /// Starts `workers` threads.
+    pub fn start(workers: usize, shared: Arc<PoolShared>) -> Result<Pool, String> {
+        let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
+        let (res_tx, res_rx) = crossbeam_channel::unbounded::<Finished>();
+        let mut handles = Vec::new();
+        for i in 0..workers.max(1) {
+            let jobs = job_rx.clone();
+            let results = res_tx.clone();
+            let shared = Arc::clone(&shared);
+            let h = std::thread::Builder::new()
+                .name(format!("game-worker-{i}"))
+                .spawn(move || work(&jobs, &results, &shared))
+                .map_err(|e| format!("cannot start worker thread: {e}"))?;
+            handles.push(h);
+        }
+        Ok(Pool {
+            jobs: Some(job_tx),
+            results: res_rx,
+            handles,
+        })
+    }
+
+    /// Queues a game.
+    pub fn submit(&self, job: Job) {
+        if let Some(tx) = &self.jobs {
+            // Workers only exit after the sender is dropped, so this cannot fail while we hold it.
+            let _ = tx.send(job);
+        }
+    }
+
+    /// Stops accepting jobs and waits for the workers (they quit their engines on the way out).
+    pub fn finish(mut self) {
+        self.jobs = None;
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn work(jobs: &Receiver<Job>, results: &Sender<Finished>, shared: &PoolShared) {
+    let mut running: HashMap<usize, EngineProcess> = HashMap::new();
+    for job in jobs.iter() {
+        if shared.stop.load(Ordering::SeqCst) {
+            if results.send(Finished { job, record: None }).is_err() {
+                break;
+            }
+            continue;
+        }
+        let record = play_job(&job, &mut running, shared);
+        if results
+            .send(Finished {
+                job,
+                record: Some(record),
+            })
+            .is_err()
+        {
+            break;
+        }
+    }
+    for (_, e) in running.drain() {
+        e.quit();
+    }
+}
+
+/// A game lost before it began (engine would not start or get ready).
+fn forfeit(
+    job: &Job,
+    shared: &PoolShared,
+    loser: Color,
+    why: String,
+    restart: (bool, bool),
+) -> GameRecord {
+    let opening = &shared.openings[job.opening];
+    GameRecord {
+        start: opening.start.clone(),
+        moves: opening
+            .moves
+            .iter()
+            .map(|&mv| PlayedMove {
+                mv,
+                book: true,
+                time: std::time::Duration::ZERO,
+                score: None,
+                depth: None,
+            })
+            .collect(),
+        result: GameResult::win_for(loser.opponent()),
+        termination: TerminationKind::EngineFailure,
+        reason: why,
+        red: shared.engines[job.red].name.clone(),
+        black: shared.engines[job.black].name.clone(),
+        restart_red: restart.0,
+        restart_black: restart.1,
+    }
+}
+
+fn ready_engine(
+    index: usize,
+    running: &mut HashMap<usize, EngineProcess>,
+    shared: &PoolShared,
+) -> Result<EngineProcess, String> {
+    let mut engine = match running.remove(&index) {
+        Some(e) => e,
+        None => EngineProcess::start(&shared.engines[index], shared.log.as_ref())
+            .map_err(|e| e.to_string())?,
+    };
+    match engine.new_game() {
+        Ok(()) => Ok(engine),
+        Err(_) => {
+            // A stale process (e.g. it died between games): one fresh start.
+            drop(engine);
+            let mut fresh = EngineProcess::start(&shared.engines[index], shared.log.as_ref())
+                .map_err(|e| e.to_string())?;
+            fresh.new_game().map_err(|e| e.to_string())?;
+            Ok(fresh)
+        }
+    }
+}
+
+fn play_job(
+    job: &Job,
+    running: &mut HashMap<usize, EngineProcess>,
+    shared: &PoolShared,
+) -> GameRecord {
+    let mut red = match ready_engine(job.red, running, shared) {
+        Ok(e) => e,
+        Err(e) => {
+            let why = format!("Red ({}) {e}", shared.engines[job.red].name);
+            return forfeit(job, shared, Color::Red, why, (true, false));
+        }
+    };
+    let mut black = match ready_engine(job.black, running, shared) {
+        Ok(e) => e,
+        Err(e) => {
+            running.insert(job.red, red);
+            let why = format!("Black ({}) {e}", shared.engines[job.black].name);
+            return forfeit(job, shared, Color::Black, why, (false, true));
+        }
+    };
+    let record = game::play(
+        &shared.openings[job.opening],
+        Seat {
+            engine: &mut red,
+            clock: Clock::new(shared.engines[job.red].time_control.clone()),
+        },
+        Seat {
+            engine: &mut black,
+            clock: Clock::new(shared.engines[job.black].time_control.clone()),
+        },
+        &shared.settings,
+    );
+    // A crashed or hung engine is dropped (killed); the next game starts a fresh one.
+    if !record.restart_red {
+        running.insert(job.red, red);
+    }
+    if !record.restart_black {
+        running.insert(job.black, black);
+    }
+    record
+}

@@ -1,0 +1,9 @@
+//! Integration tests of `cotuong match` and the opening suite, in one test binary so that the
+//! release build links once.
+
+mod common;
+mod errors;
+mod failures;
+mod fairy_stockfish;
+mod opening_suite;
+mod selfplay;
