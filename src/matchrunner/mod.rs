@@ -130,8 +130,9 @@ struct MatchOptions {
     /// Draw adjudication: movenumber=N movecount=N score=CP.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     draw: Option<Vec<String>>,
-    /// Draw a game after this many full moves by the engines (0: no limit).
-    #[arg(long, default_value_t = 200)]
+    /// Draw a game after this many full moves by the engines (0: no limit, the default: the
+    /// referee's repetition and no-capture rules already end every game).
+    #[arg(long, default_value_t = 0)]
     maxmoves: u32,
     /// Occurrence of a position at which the referee judges a repetition.
     #[arg(long, default_value_t = 3)]

@@ -17,7 +17,7 @@ import pyffish as sf
 
 VARIANT = "xiangqi"
 SEED = 20261121
-POSITIONS = 1200
+POSITIONS = 1000
 MAX_PLIES = 160
 
 
@@ -56,8 +56,10 @@ def main() -> None:
             if not moves:
                 break
             # Prefer captures now and then so that endgames and odd material appear too.
-            captures = [m for m in moves if sf.is_capture(VARIANT, fen, [], m)]
-            pool = captures if captures and rng.random() < 0.3 else moves
+            pool = moves
+            if rng.random() < 0.3:
+                captures = [m for m in moves if sf.is_capture(VARIANT, fen, [], m)]
+                pool = captures or moves
             fen = sf.get_fen(VARIANT, fen, [rng.choice(pool)])
         ident = " ".join(fen.split(" ")[:2])
         if ident in seen:
