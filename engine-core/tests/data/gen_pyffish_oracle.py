@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 """Builds pyffish_oracle.tsv: an independent oracle for Cotuong's move generator.
 
-Positions come from seeded random playouts from the initial position (plus the start position
-itself). For each position the oracle records, computed by Fairy-Stockfish through the `pyffish`
-package (`pip install pyffish`), the sorted legal moves, the moves among them that give check, and
-perft(3). Fairy-Stockfish prints ranks 1-10; the file uses ICCS ranks 0-9 like the engine.
+Everything in the file comes from Fairy-Stockfish, an independent implementation:
+  * legal moves and checking moves from the `pyffish` package (`pip install pyffish`);
+  * perft(3) from the Fairy-Stockfish engine (`apt-get install fairy-stockfish`, UCI `go perft 3`),
+    because pyffish costs ~5 ms per call here and perft(3) would need ~1600 calls per position.
+    The generator checks that the engine's perft(1) equals pyffish's legal-move count.
+Positions are sampled from seeded random playouts (also played by the engine) from the initial
+position. Fairy-Stockfish prints ranks 1-10; the file uses ICCS ranks 0-9 like Cotuong.
 
-Rebuild (about a minute):  python3 engine-core/tests/data/gen_pyffish_oracle.py
-Reproducible: fixed seed, and pyffish's version is written into the header.
+Rebuild (a few minutes):
+    python3 engine-core/tests/data/gen_pyffish_oracle.py [--engine /usr/games/fairy-stockfish]
 """
+import argparse
 import os
 import random
+import re
+import shutil
+import subprocess
 import sys
 
 import pyffish as sf
@@ -18,66 +25,111 @@ import pyffish as sf
 VARIANT = "xiangqi"
 SEED = 20261121
 POSITIONS = 1000
-MAX_PLIES = 160
+MAX_PLIES = 200
+MOVE_LINE = re.compile(r"^[a-i]\d+[a-i]\d+: \d+$")
+
+
+class Engine:
+    """A Fairy-Stockfish UCI process used for playouts and perft."""
+
+    def __init__(self, path: str) -> None:
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci")
+        self.read_until("uciok")
+        self.send(f"setoption name UCI_Variant value {VARIANT}")
+        self.send("isready")
+        self.read_until("readyok")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, prefix: str) -> list:
+        assert self.proc.stdout is not None
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            line = line.strip()
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def divide(self, fen: str, depth: int):
+        """(moves with counts, total) from `go perft depth`."""
+        self.send(f"position fen {fen}")
+        self.send(f"go perft {depth}")
+        lines = self.read_until("Nodes searched")
+        moves = [l.split(":")[0] for l in lines if MOVE_LINE.match(l)]
+        return moves, int(lines[-1].split(":")[1])
+
+    def fen_after(self, fen: str, move: str) -> str:
+        self.send(f"position fen {fen} moves {move}")
+        self.send("d")
+        self.send("isready")
+        for line in self.read_until("readyok"):
+            if line.startswith("Fen:"):
+                return line[4:].strip()
+        raise RuntimeError("no Fen line")
 
 
 def to_rank0(move: str) -> str:
     """'h3e3' / 'a10a9' (ranks 1-10) -> 'h2e2' / 'a9a8' (ranks 0-9)."""
     out, i = [], 0
     while i < len(move):
-        f = move[i]
         j = i + 1
         while j < len(move) and move[j].isdigit():
             j += 1
-        out.append(f + str(int(move[i + 1:j]) - 1))
+        out.append(move[i] + str(int(move[i + 1:j]) - 1))
         i = j
     return "".join(out)
 
 
-def perft3(fen: str) -> int:
-    total = 0
-    for m1 in sf.legal_moves(VARIANT, fen, []):
-        fen1 = sf.get_fen(VARIANT, fen, [m1])
-        for m2 in sf.legal_moves(VARIANT, fen1, []):
-            total += len(sf.legal_moves(VARIANT, fen1, [m2]))
-    return total
-
-
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+    parser.add_argument("--engine", default=default, help="Fairy-Stockfish binary")
+    args = parser.parse_args()
+    if not os.path.exists(args.engine):
+        sys.exit(f"Fairy-Stockfish not found at {args.engine} (apt-get install fairy-stockfish)")
+    engine = Engine(args.engine)
     rng = random.Random(SEED)
     start = sf.start_fen(VARIANT)
-    fens = [start]
-    seen = {start.split(" ")[0] + start.split(" ")[1]}
+
+    # Sample positions from random playouts: every few plies of each game.
+    fens, seen = [start], {" ".join(start.split()[:2])}
     while len(fens) < POSITIONS:
-        fen = start
-        plies = rng.randint(1, MAX_PLIES)
-        for _ in range(plies):
-            moves = sf.legal_moves(VARIANT, fen, [])
+        fen, plies, next_sample = start, 0, rng.randint(1, 8)
+        while plies < MAX_PLIES and len(fens) < POSITIONS:
+            moves, _ = engine.divide(fen, 1)
             if not moves:
                 break
-            # Prefer captures now and then so that endgames and odd material appear too.
-            pool = moves
-            if rng.random() < 0.3:
-                captures = [m for m in moves if sf.is_capture(VARIANT, fen, [], m)]
-                pool = captures or moves
-            fen = sf.get_fen(VARIANT, fen, [rng.choice(pool)])
-        ident = " ".join(fen.split(" ")[:2])
-        if ident in seen:
-            continue
-        seen.add(ident)
-        fens.append(fen)
+            fen = engine.fen_after(fen, rng.choice(moves))
+            plies += 1
+            if plies == next_sample:
+                next_sample += rng.randint(3, 12)
+                ident = " ".join(fen.split()[:2])
+                if ident not in seen:
+                    seen.add(ident)
+                    fens.append(fen)
 
     out_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyffish_oracle.tsv")
     with open(out_path, "w", encoding="ascii") as out:
-        out.write(f"# generated by gen_pyffish_oracle.py with pyffish {'.'.join(map(str, sf.version()))}, "
-                  f"seed {SEED}; columns: fen, legal moves (ICCS ranks 0-9, sorted), checking moves, perft(3)\n")
+        out.write(f"# generated by gen_pyffish_oracle.py (pyffish {'.'.join(map(str, sf.version()))}, seed {SEED}); "
+                  "columns: fen, legal moves (ICCS ranks 0-9, sorted), checking moves, perft(3)\n")
         for n, fen in enumerate(fens, 1):
-            legal = sorted(sf.legal_moves(VARIANT, fen, []))
+            legal = sf.legal_moves(VARIANT, fen, [])
+            engine_moves, count1 = engine.divide(fen, 1)
+            if count1 != len(legal) or sorted(engine_moves) != sorted(legal):
+                sys.exit(f"pyffish and the engine disagree on the legal moves of {fen}")
             checking = sorted(to_rank0(m) for m in legal if sf.gives_check(VARIANT, fen, [m]))
-            moves0 = sorted(to_rank0(m) for m in legal)
-            out.write(f"{fen}\t{' '.join(moves0)}\t{' '.join(checking)}\t{perft3(fen)}\n")
+            _, perft3 = engine.divide(fen, 3)
+            out.write(f"{fen}\t{' '.join(sorted(to_rank0(m) for m in legal))}\t{' '.join(checking)}\t{perft3}\n")
             if n % 100 == 0:
                 print(f"{n}/{len(fens)} positions", file=sys.stderr, flush=True)
+    engine.send("quit")
 
 
 if __name__ == "__main__":
