@@ -1,6 +1,13 @@
 //! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
 
+mod bench;
+mod engine;
+mod eval;
+mod options;
 mod perft;
+mod protocol;
+mod search;
+mod time;
 
 use clap::{Parser, Subcommand};
 use engine_core::{Position, RankBase, START_FEN};
@@ -35,6 +42,13 @@ enum Command {
         /// Print moves with ranks 1-10 instead of 0-9.
         #[arg(long)]
         ranks_from_one: bool,
+    },
+    /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
+    /// total node count (the search's signature) and nodes per second.
+    Bench {
+        /// Depth per position.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
     },
 }
 
@@ -80,9 +94,19 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Bench { depth }) => {
+            let mut stdout = std::io::stdout().lock();
+            match bench::run(depth, &mut stdout) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         None => {
-            eprintln!("protocol loop not built yet");
-            ExitCode::FAILURE
+            protocol::run();
+            ExitCode::SUCCESS
         }
     }
 }
