@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn extra_chariot_is_a_big_advantage() {
-        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
         assert!(evaluate(&pos) > 800);
     }
 }

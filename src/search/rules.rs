@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn no_capture_limit_draws_unless_mated() {
-        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
         pos.set_no_capture_plies(120);
         let keys = [pos.key()];
         assert_eq!(rule_outcome(&pos, &keys, &[], 3, 120), Some(DRAW));

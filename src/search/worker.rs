@@ -337,6 +337,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = self.root_depth;
+            self.store_root();
             if !self.is_main() {
                 continue;
             }
@@ -503,6 +504,29 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// Stores the root's best move and score, so `probe` and the next search find them.
+    fn store_root(&self) {
+        let best = &self.root_moves[0];
+        let bound = match best.bound {
+            ScoreBound::Exact => Bound::Exact,
+            ScoreBound::Lower => Bound::Lower,
+            ScoreBound::Upper => Bound::Upper,
+        };
+        let eval = if self.pos.in_check() {
+            0
+        } else {
+            evaluate(&self.pos)
+        };
+        self.tt.store(
+            self.tt_key(),
+            best.mv,
+            to_tt(best.score, 0),
+            eval,
+            self.completed_depth,
+            bound,
+        );
     }
 
     /// Side-to-move has a piece other than general, advisors, elephants and soldiers.
@@ -677,6 +701,7 @@ impl<'a> Worker<'a> {
                     }
                     let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
                     if lmr_depth <= FUTILITY_MAX_DEPTH
+                        && !is_mate(alpha)
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
                     {
                         continue;
@@ -817,6 +842,11 @@ impl<'a> Worker<'a> {
             stand_pat = -INFINITE;
             best = -INFINITE;
         } else {
+            // Stalemate loses in xiangqi. It only happens to a side without chariots, horses
+            // and cannons, so only such positions pay for the legal-move check.
+            if self.major_pieces() == 0 && !self.pos.has_legal_move() {
+                return mated_in(ply);
+            }
             stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
