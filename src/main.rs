@@ -97,7 +97,13 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             let mut stdout = std::io::stdout().lock();
             match bench::run(depth, &mut stdout) {
-                Ok(_) => ExitCode::SUCCESS,
+                Ok(report) => {
+                    eprintln!(
+                        "bench depth {depth}: signature {} nodes in {} ms",
+                        report.nodes, report.millis
+                    );
+                    ExitCode::SUCCESS
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE

@@ -130,8 +130,8 @@ fn generate_mate_positions() {
         let mut fen = String::new();
         for r in (0..10).rev() {
             let mut empty = 0;
-            for f in 0..9 {
-                match board[r][f] {
+            for &cell in &board[r] {
+                match cell {
                     ' ' => empty += 1,
                     c => {
                         if empty > 0 {

@@ -189,13 +189,9 @@ fn terms_for(pos: &Position, us: Color, zones: &[Bitboard; 2]) -> Terms {
                         let between = pieces_between_on_file(pos, sq, enemy_general);
                         match between.count() {
                             0 => t.cannon_screens.add(EMPTY_HEAD_CANNON),
-                            1 => {
-                                // A single screen means check (handled by the search), but an
-                                // own screen is a discovered threat worth keeping.
-                                if (between & own).any() {
-                                    t.cannon_screens.add(SCREENED_CANNON);
-                                }
-                            }
+                            // A single screen means check (handled by the search), but an own
+                            // screen is a discovered threat worth keeping.
+                            1 if (between & own).any() => t.cannon_screens.add(SCREENED_CANNON),
                             2 => t.cannon_screens.add(LOADED_CANNON),
                             _ => {}
                         }

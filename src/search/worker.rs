@@ -328,7 +328,7 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 self.aspiration(pv_idx);
                 // Stable sort: moves not (fully) searched keep the previous order.
-                self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -797,7 +797,7 @@ impl<'a> Worker<'a> {
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = if ply + 1 <= MAX_PLY {
+        let child_len = if ply < MAX_PLY {
             self.pv_len[ply + 1]
         } else {
             0
