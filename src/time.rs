@@ -12,8 +12,13 @@ use std::time::Duration;
 const SAFETY_MS: u64 = 10;
 /// Moves we assume are left in a sudden-death game.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Fraction (per mille) of the increment added to each move's budget.
+/// Fraction (per mille) of the increment added to each move's budget ...
 const INCREMENT_SHARE_PERMILLE: u64 = 800;
+/// ... and when the clock is low (below [`LOW_TIME_MS`] usable), so that the clock settles at a
+/// comfortable distance from zero in fast increment games instead of living off the increment.
+const LOW_TIME_INCREMENT_SHARE_PERMILLE: u64 = 500;
+/// Usable time under which the clock counts as low.
+const LOW_TIME_MS: u64 = 1000;
 /// The hard limit is at most this multiple of the soft limit.
 const HARD_OVER_SOFT: u64 = 5;
 /// The hard limit never exceeds this per mille of the usable time ...
@@ -54,7 +59,12 @@ pub fn budget(limits: &SearchLimits, overhead_ms: u64) -> TimeBudget {
     let mtg = clock.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
         (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
     });
-    let mut soft = usable / mtg + clock.inc_ms * INCREMENT_SHARE_PERMILLE / 1000;
+    let inc_share = if usable < LOW_TIME_MS {
+        LOW_TIME_INCREMENT_SHARE_PERMILLE
+    } else {
+        INCREMENT_SHARE_PERMILLE
+    };
+    let mut soft = usable / mtg + clock.inc_ms * inc_share / 1000;
     let cap_permille = if mtg == 1 {
         HARD_MAX_LAST_MOVE_PERMILLE
     } else {

@@ -186,12 +186,16 @@ fn terms_for(pos: &Position, us: Color, zones: &[Bitboard; 2]) -> Terms {
                         .count();
                     t.mobility.add_scaled(CANNON_MOBILITY, quiet as i32);
                     if sq.file() == enemy_general_file {
-                        let between = pieces_between_on_file(pos, sq, enemy_general);
-                        match between.count() {
+                        let between = between_on_file(pos, sq, enemy_general);
+                        match between.count_ones() {
                             0 => t.cannon_screens.add(EMPTY_HEAD_CANNON),
                             // A single screen means check (handled by the search), but an own
                             // screen is a discovered threat worth keeping.
-                            1 if (between & own).any() => t.cannon_screens.add(SCREENED_CANNON),
+                            1 if Square::new(sq.file(), between.trailing_zeros() as u8)
+                                .is_some_and(|s| own.contains(s)) =>
+                            {
+                                t.cannon_screens.add(SCREENED_CANNON)
+                            }
                             2 => t.cannon_screens.add(LOADED_CANNON),
                             _ => {}
                         }
@@ -238,22 +242,16 @@ fn terms_for(pos: &Position, us: Color, zones: &[Bitboard; 2]) -> Terms {
     t
 }
 
-/// Pieces strictly between `a` and `b`, which share a file.
-fn pieces_between_on_file(pos: &Position, a: Square, b: Square) -> Bitboard {
+/// Occupancy bits (bit = rank) strictly between `a` and `b`, which share a file.
+#[inline(always)]
+fn between_on_file(pos: &Position, a: Square, b: Square) -> u16 {
     let (lo, hi) = if a.rank() < b.rank() {
         (a.rank(), b.rank())
     } else {
         (b.rank(), a.rank())
     };
-    let mut bb = Bitboard::EMPTY;
-    for r in lo + 1..hi {
-        if let Some(sq) = Square::new(a.file(), r) {
-            if pos.piece_at(sq).is_some() {
-                bb.insert(sq);
-            }
-        }
-    }
-    bb
+    let mask = ((1u16 << hi) - 1) & !((1u16 << (lo + 1)) - 1);
+    pos.file_occupancy(a.file()) & mask
 }
 
 /// Game phase in `0..=MAX_PHASE` from the attacking material left.

@@ -42,6 +42,8 @@ const NMP_VERIFY_MAX_PIECES: u32 = 2;
 const NMP_VERIFY_MIN_DEPTH: i32 = 12;
 /// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
 const IIR_MIN_DEPTH: i32 = 4;
+/// Late move pruning applies up to this depth.
+const LMP_MAX_DEPTH: i32 = 8;
 /// Futility pruning of quiet moves: depth limit (after reduction).
 const FUTILITY_MAX_DEPTH: i32 = 7;
 /// Futility pruning: base margin.
@@ -690,40 +692,41 @@ impl<'a> Worker<'a> {
         while let Some(mv) = picker.next(&self.pos, self.history) {
             move_count += 1;
             let is_capture = self.pos.piece_at(mv.to()).is_some();
-            let gives_check = self.pos.gives_check(mv);
             let piece = self.pos.piece_at(mv.from());
             let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv));
 
+            // Shallow pruning. Whether a quiet move gives check is only known after making it
+            // (make_move computes the checkers anyway, cheaper than a separate gives_check), so a
+            // quiet move marked prunable is made, and taken back if it does not give check.
+            let mut prune_unless_check = false;
             if !in_check && best > -MATE_BOUND {
-                if !is_capture && !gives_check {
-                    if move_count > lmp_threshold(depth, improving) && depth <= 8 {
-                        continue;
-                    }
+                if !is_capture {
                     let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
-                    if lmr_depth <= FUTILITY_MAX_DEPTH
-                        && !is_mate(alpha)
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
-                    {
-                        continue;
-                    }
-                    if lmr_depth <= SEE_QUIET_MAX_DEPTH
-                        && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if is_capture
-                    && depth <= SEE_CAPTURE_MAX_DEPTH
+                    prune_unless_check = (move_count > lmp_threshold(depth, improving)
+                        && depth <= LMP_MAX_DEPTH)
+                        || (lmr_depth <= FUTILITY_MAX_DEPTH
+                            && !is_mate(alpha)
+                            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth
+                                <= alpha)
+                        || (lmr_depth <= SEE_QUIET_MAX_DEPTH
+                            && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth));
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
                     && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
                 {
                     continue;
                 }
             }
 
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
-            let new_depth = depth - 1 + extension;
             self.frames[ply].mv = mv;
             self.frames[ply].piece = piece;
             let undo = self.make(mv);
+            let gives_check = self.pos.in_check();
+            if prune_unless_check && !gives_check {
+                self.unmake(mv, undo);
+                continue;
+            }
+            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
             let mut value;
             if move_count == 1 {
                 value = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, false);
