@@ -286,3 +286,39 @@ fn go_mate_finds_a_mate_in_one() {
     assert_eq!(field(last_score_line(&lines), "mate"), Some("1"));
     e.quit();
 }
+
+#[test]
+fn no_capture_rule_is_an_option() {
+    // A chariot up, but the 120th ply without capture comes after Red's move: a draw.
+    let fen = "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 119 80";
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 4");
+    assert_eq!(field(last_score_line(&lines), "cp"), Some("0"), "{lines:?}");
+    // With the 100-move rule the game goes on and the chariot counts.
+    e.send("setoption name NoCaptureMoves value 100");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 4");
+    let info = last_score_line(&lines);
+    let winning = match (field(info, "cp"), field(info, "mate")) {
+        (Some(cp), _) => cp.parse::<i32>().unwrap() > 500,
+        (None, Some(m)) => m.parse::<i32>().unwrap() > 0,
+        _ => false,
+    };
+    assert!(winning, "{info}");
+    e.quit();
+}
+
+#[test]
+fn repeating_a_position_of_the_game_history_is_a_draw() {
+    // Black is a chariot down. After a0a1 d9d8 a1a0, Black can return to d9 and repeat the
+    // starting position of the game: the search must see that draw (judge_cycle says Draw) and
+    // prefer it to any other move, which keeps losing.
+    let mut e = Engine::uci();
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1 moves a0a1 d9d8 a1a0");
+    let lines = e.go("depth 6");
+    let info = last_score_line(&lines);
+    assert_eq!(field(info, "cp"), Some("0"), "{info}");
+    assert_eq!(best_move(&lines), "d8d9");
+    e.quit();
+}

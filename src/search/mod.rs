@@ -37,9 +37,15 @@ pub struct SearchControl {
     pub draw_offered: AtomicBool,
     /// When the clock started for this search (reset by `ponderhit`).
     clock_start: Mutex<Instant>,
-    /// Nodes per thread, published by each worker.
-    nodes: Vec<AtomicU64>,
+    /// Nodes per thread, published by each worker (one cache line each: every worker writes its
+    /// counter at every node, and counters sharing a line would make the threads fight over it).
+    nodes: Vec<PaddedCounter>,
 }
+
+/// An `AtomicU64` alone on its cache line(s).
+#[repr(align(128))]
+#[derive(Default)]
+struct PaddedCounter(AtomicU64);
 
 impl SearchControl {
     /// Fresh control for a search on `threads` threads.
@@ -50,7 +56,9 @@ impl SearchControl {
             pondering: AtomicBool::new(pondering),
             draw_offered: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
-            nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            nodes: (0..threads.max(1))
+                .map(|_| PaddedCounter::default())
+                .collect(),
         }
     }
 
@@ -84,12 +92,12 @@ impl SearchControl {
 
     /// Total nodes over all threads.
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
     }
 
     /// The node counter thread `id` publishes to.
     pub(crate) fn node_counter(&self, id: usize) -> &AtomicU64 {
-        &self.nodes[id.min(self.nodes.len() - 1)]
+        &self.nodes[id.min(self.nodes.len() - 1)].0
     }
 }
 

@@ -125,7 +125,6 @@ struct Frame {
 
 /// One search thread's state.
 pub struct Worker<'a> {
-    id: usize,
     pos: Position,
     keys: Vec<u64>,
     moves: Vec<Move>,
@@ -164,7 +163,6 @@ impl<'a> Worker<'a> {
         let mut moves = Vec::with_capacity(req.moves.len() + MAX_PLY + 2);
         moves.extend_from_slice(&req.moves);
         Worker {
-            id,
             pos: req.pos.clone(),
             keys,
             moves,
@@ -316,12 +314,7 @@ impl<'a> Worker<'a> {
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
-            // Lazy SMP diversity: odd helpers run one ply ahead of the main thread.
-            self.root_depth = if self.id % 2 == 1 {
-                (depth + 1).min(max_depth)
-            } else {
-                depth
-            };
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
