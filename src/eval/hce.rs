@@ -6,7 +6,7 @@
 //! attacking material and returned from the side to move's point of view.
 
 use super::pst;
-use engine_core::attacks::{chariot_attacks, file_occupancy, horse_moves};
+use engine_core::attacks::{chariot_attacks, horse_moves};
 use engine_core::{Bitboard, Color, PieceKind, Position, Square};
 
 /// Material `(middle game, endgame)` per kind, in internal units.
@@ -145,11 +145,20 @@ fn palace_zone(color: Color) -> Bitboard {
     bb
 }
 
-/// The orthogonal leg squares of a horse on `sq`.
-fn horse_legs(sq: Square) -> impl Iterator<Item = Square> {
-    [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
-        .into_iter()
-        .filter_map(move |(df, dr)| sq.offset(df, dr))
+/// The orthogonal leg squares of a horse, per square (computed once).
+fn horse_leg_mask(sq: Square) -> Bitboard {
+    static LEGS: once_cell::sync::Lazy<[Bitboard; 90]> = once_cell::sync::Lazy::new(|| {
+        let mut t = [Bitboard::EMPTY; 90];
+        for sq in Square::all() {
+            for (df, dr) in [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)] {
+                if let Some(l) = sq.offset(df, dr) {
+                    t[sq.index()].insert(l);
+                }
+            }
+        }
+        t
+    });
+    LEGS[sq.index()]
 }
 
 /// Evaluates all terms for `us`.
@@ -177,7 +186,7 @@ fn terms_for(pos: &Position, us: Color, zones: &[Bitboard; 2]) -> Terms {
                     if moves <= HOBBLED_HORSE_MOVES {
                         t.horse_legs.sub(HOBBLED_HORSE_PENALTY);
                     }
-                    let blocked = horse_legs(sq).filter(|&l| occ.contains(l)).count() as i32;
+                    let blocked = (horse_leg_mask(sq) & occ).count() as i32;
                     t.horse_legs.add_scaled(BLOCKED_LEG_PENALTY, -blocked);
                 }
                 PieceKind::Cannon => {
@@ -234,7 +243,7 @@ fn terms_for(pos: &Position, us: Color, zones: &[Bitboard; 2]) -> Terms {
         t.palace_safety.eg -= pressure / 2;
         let gsq = pos.general_square(us);
         let file_chariots = pos.pieces_of(them, PieceKind::Chariot)
-            & chariot_attacks(gsq, occ, file_occupancy(occ, gsq.file()));
+            & chariot_attacks(gsq, occ, pos.file_occupancy(gsq.file()));
         if file_chariots.any() {
             t.palace_safety.mg -= OPEN_GENERAL_FILE;
         }
