@@ -228,12 +228,24 @@ impl Engine {
         if effect != Effect::None {
             self.join_search();
         }
+        if effect == Effect::ResizeHash {
+            // Drop the old table first so that its memory can be reused.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            match TranspositionTable::try_new(next.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    emit(&output::error(&format!(
+                        "{e}; keeping {} MB",
+                        self.options.hash_mb
+                    )));
+                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                    return;
+                }
+            }
+        }
         self.options = next;
         match effect {
-            Effect::None => {}
-            Effect::ResizeHash => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
-            }
+            Effect::None | Effect::ResizeHash => {}
             Effect::ClearHash => self.tt.clear(),
             Effect::NewGame => self.new_game(),
             Effect::Threads => {

@@ -94,17 +94,26 @@ fn unpack_depth(data: u64) -> i32 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one cluster).
+    /// A table of about `mb` megabytes (at least one cluster). Panics if memory runs out; the
+    /// protocol uses [`TranspositionTable::try_new`] for user-chosen sizes.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Self::try_new(mb).expect("memory for the hash table")
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory cannot be allocated.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let clusters = (bytes / (16 * CLUSTER_SIZE)).max(1);
-        let mut slots = Vec::with_capacity(clusters * CLUSTER_SIZE);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(clusters * CLUSTER_SIZE)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
         slots.resize_with(clusters * CLUSTER_SIZE, Slot::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             clusters,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Empties the table (new game, `Clear Hash`).
