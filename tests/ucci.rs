@@ -192,3 +192,16 @@ fn ucci_accepts_uci_style_setoption() {
     assert!(lines[0].starts_with("info string error:"), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn ponderhit_draw_offers_a_draw_to_be_accepted() {
+    let mut e = Engine::ucci();
+    e.send("setoption usemillisec true");
+    e.send("position fen 3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1");
+    e.send("go ponder time 1000 increment 0");
+    e.expect_no_bestmove_for(Duration::from_millis(200));
+    e.send("ponderhit draw");
+    let lines = e.read_until(|l| l.starts_with("bestmove"), Duration::from_secs(5));
+    assert!(lines.last().unwrap().ends_with(" draw"), "{lines:?}");
+    e.quit();
+}

@@ -322,3 +322,24 @@ fn repeating_a_position_of_the_game_history_is_a_draw() {
     assert_eq!(best_move(&lines), "d8d9");
     e.quit();
 }
+
+#[test]
+fn a_finished_ponder_search_holds_its_move_until_ponderhit() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder depth 2");
+    e.expect_no_bestmove_for(Duration::from_millis(300));
+    let sent = e.send_timed("ponderhit");
+    let (at, line) = loop {
+        let (at, l) = e
+            .next_line(Duration::from_secs(5))
+            .expect("bestmove after ponderhit");
+        if l.starts_with("bestmove") {
+            break (at, l);
+        }
+    };
+    assert!(at.duration_since(sent) < Duration::from_millis(200));
+    let mv = line.split_whitespace().nth(1).unwrap();
+    assert!(legal_in(&["h2e2", "h9g7"], mv, RankBase::Zero), "{mv}");
+    e.quit();
+}
