@@ -49,6 +49,9 @@ fn full_game_session_with_depth_nodes_and_clock() {
     let mut e = Engine::uci();
     e.send("setoption name Hash value 8");
     e.send("setoption name Threads value 2");
+    e.send("setoption name Move Overhead value 50");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name UCI_Variant value xiangqi");
     e.send("ucinewgame");
     assert!(e.sync().is_empty(), "options are set silently");
     e.send("position startpos moves h2e2 h9g7");
