@@ -1,8 +1,15 @@
 //! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
 
+mod bench;
+mod engine;
+mod eval;
 mod judge;
 mod matchrunner;
+mod options;
 mod perft;
+mod protocol;
+mod search;
+mod time;
 
 use clap::{Parser, Subcommand};
 use engine_core::{Position, RankBase, START_FEN};
@@ -42,6 +49,13 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(matchrunner::MatchArgs),
+    /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
+    /// total node count (the search's signature) and nodes per second.
+    Bench {
+        /// Depth per position.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -94,9 +108,25 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Bench { depth }) => {
+            let mut stdout = std::io::stdout().lock();
+            match bench::run(depth, &mut stdout) {
+                Ok(report) => {
+                    eprintln!(
+                        "bench depth {depth}: signature {} nodes in {} ms",
+                        report.nodes, report.millis
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         None => {
-            eprintln!("protocol loop not built yet");
-            ExitCode::FAILURE
+            protocol::run();
+            ExitCode::SUCCESS
         }
     }
 }

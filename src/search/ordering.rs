@@ -1,0 +1,149 @@
+//! Move ordering: the TT move first (before generating anything), then captures that do not lose
+//! material by SEE (most valuable victim first), killers, the counter-move, quiet moves by
+//! history, and losing captures last.
+
+use super::history::History;
+use super::see::{see_ge, SEE_VALUE};
+use arrayvec::ArrayVec;
+use engine_core::{Move, MoveList, Piece, Position, MAX_MOVES};
+
+/// Score band of captures that do not lose material.
+const GOOD_CAPTURE: i32 = 4_000_000;
+/// First killer.
+const KILLER_1: i32 = 3_000_000;
+/// Second killer.
+const KILLER_2: i32 = 2_900_000;
+/// Counter-move of the previous move.
+const COUNTER: i32 = 2_800_000;
+/// Score band of captures that lose material by SEE.
+const BAD_CAPTURE: i32 = -4_000_000;
+
+/// Which moves a picker yields.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum PickerKind {
+    /// Every legal move (main search).
+    All,
+    /// Captures only, or every evasion when in check (quiescence).
+    Quiescence,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    Generate,
+    Yield,
+}
+
+/// Yields the legal moves of a node in a good order, lazily.
+pub struct MovePicker {
+    kind: PickerKind,
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    moves: MoveList,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// A picker for `pos`. `tt_move` may be any value: it is checked with `is_legal`.
+    pub fn new(
+        pos: &Position,
+        kind: PickerKind,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+    ) -> MovePicker {
+        let tt_ok = !tt_move.is_null()
+            && pos.is_legal(tt_move)
+            && (kind == PickerKind::All || pos.in_check() || pos.piece_at(tt_move.to()).is_some());
+        MovePicker {
+            kind,
+            stage: if tt_ok {
+                Stage::TtMove
+            } else {
+                Stage::Generate
+            },
+            tt_move: if tt_ok { tt_move } else { Move::NULL },
+            killers,
+            counter,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+        }
+    }
+
+    fn generate(&mut self, pos: &Position, history: &History) {
+        self.moves = match self.kind {
+            PickerKind::All => pos.legal_moves(),
+            PickerKind::Quiescence if pos.in_check() => pos.legal_moves(),
+            PickerKind::Quiescence => pos.legal_captures(),
+        };
+        self.scores.clear();
+        let check_see = self.kind == PickerKind::All;
+        for &mv in &self.moves {
+            let s = if mv == self.tt_move {
+                i32::MIN
+            } else if let Some(victim) = pos.piece_at(mv.to()) {
+                let attacker = pos
+                    .piece_at(mv.from())
+                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                let mvv_lva = SEE_VALUE[victim.kind().index()] * 8 - attacker / 16;
+                if !check_see || see_ge(pos, mv, 0) {
+                    GOOD_CAPTURE + mvv_lva
+                } else {
+                    BAD_CAPTURE + mvv_lva
+                }
+            } else if mv == self.killers[0] {
+                KILLER_1
+            } else if mv == self.killers[1] {
+                KILLER_2
+            } else if mv == self.counter {
+                COUNTER
+            } else {
+                let piece: Option<Piece> = pos.piece_at(mv.from());
+                piece.map_or(0, |p| history.quiet_score(p, mv))
+            };
+            self.scores.push(s);
+        }
+    }
+
+    /// The next move, or `None` when all have been yielded.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Generate;
+                    return Some(self.tt_move);
+                }
+                Stage::Generate => {
+                    self.generate(pos, history);
+                    self.stage = Stage::Yield;
+                }
+                Stage::Yield => {
+                    // Selection sort step: bring the best remaining move to `next`.
+                    let n = self.moves.len();
+                    if self.next >= n {
+                        return None;
+                    }
+                    let mut best = self.next;
+                    for i in self.next + 1..n {
+                        if self.scores[i] > self.scores[best] {
+                            best = i;
+                        }
+                    }
+                    self.moves.swap(self.next, best);
+                    self.scores.swap(self.next, best);
+                    let mv = self.moves[self.next];
+                    let score = self.scores[self.next];
+                    self.next += 1;
+                    if score == i32::MIN && mv == self.tt_move {
+                        continue;
+                    }
+                    return Some(mv);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Score constants and mate-distance arithmetic shared by the search, the TT and the protocols.
+
+/// Deepest ply the search can reach (arrays are sized by it).
+pub const MAX_PLY: usize = 128;
+/// Score of delivering mate right now; `MATE - n` = mate in `n` plies.
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score: the initial window bound.
+pub const INFINITE: i32 = MATE + 1;
+/// Score of a win decided by a rule (perpetual check/chase) rather than by mate: large enough
+/// to dominate any evaluation, below the mate band so it is never printed as `mate`.
+pub const RULE_WIN: i32 = 20_000;
+/// Score of a drawn position (repetition, no-capture rule, insufficient material).
+pub const DRAW: i32 = 0;
+
+/// The score of being mated `ply` plies from the root.
+#[inline(always)]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// The score of mating `ply` plies from the root.
+#[inline(always)]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// Whether `score` says a forced mate was found (for either side).
+#[inline(always)]
+pub const fn is_mate(score: i32) -> bool {
+    score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`.
+pub fn mate_moves(score: i32) -> i32 {
+    if score > 0 {
+        (MATE - score + 1) / 2
+    } else {
+        -(MATE + score) / 2
+    }
+}
+
+/// Converts a root-relative mate score to a node-relative one for storing in the TT.
+#[inline(always)]
+pub fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`to_tt`].
+#[inline(always)]
+pub fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_moves_counts_moves_not_plies() {
+        assert_eq!(mate_moves(mate_in(1)), 1);
+        assert_eq!(mate_moves(mate_in(3)), 2);
+        assert_eq!(mate_moves(mate_in(5)), 3);
+        assert_eq!(mate_moves(mated_in(0)), 0);
+        assert_eq!(mate_moves(mated_in(2)), -1);
+        assert_eq!(mate_moves(mated_in(4)), -2);
+    }
+
+    #[test]
+    fn tt_conversion_round_trips() {
+        for s in [mate_in(7), mated_in(6), 123, -RULE_WIN] {
+            assert_eq!(from_tt(to_tt(s, 9), 9), s);
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! The transposition table shared by all search threads.
+//!
+//! Lock-free: each entry is two `AtomicU64`s, the packed data and `key ^ data`. A reader accepts
+//! an entry only when `stored_key ^ data == key`, so a torn write (another thread storing between
+//! our two loads) is detected as a miss instead of returning a mixed entry. Entries are grouped
+//! in clusters of [`CLUSTER_SIZE`] (one 64-byte cache line); replacement prefers the same key,
+//! then empty slots, then the slot with the lowest `depth - AGE_WEIGHT * age`.
+//!
+//! History-dependent scores: repetition and rule verdicts depend on the moves that led to a
+//! position, not only on its key. The search never stores the score of a node that was decided
+//! by repetition detection (it returns before the store), and near the no-capture limit it folds
+//! the remaining plies into the key it uses for the table (see `Worker::tt_key`), so entries
+//! whose subtree could hit the limit are only reused under the same counter.
+
+use engine_core::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Entries per cluster (16 bytes each: one cache line).
+pub const CLUSTER_SIZE: usize = 4;
+/// How much one generation of age counts against a slot's depth when choosing a victim.
+const AGE_WEIGHT: i32 = 8;
+/// Age is kept modulo this (6 bits in the packed data).
+const AGE_CYCLE: u8 = 64;
+
+/// How a stored score bounds the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Fail-low: the true score is at most this.
+    Upper,
+    /// Fail-high: the true score is at least this.
+    Lower,
+    /// PV node: the score is exact.
+    Exact,
+}
+
+/// What a probe returns.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    /// Best or refutation move (may be `Move::NULL`); verify with `Position::is_legal`.
+    pub mv: Move,
+    /// Score, node-relative for mates (see `score::from_tt`).
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Remaining depth the score was searched to (0 = quiescence).
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared hash table.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    clusters: usize,
+    age: AtomicU8,
+}
+
+/// Packs an entry: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let b = match bound {
+        Bound::Upper => 1u64,
+        Bound::Lower => 2,
+        Bound::Exact => 3,
+    };
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth.clamp(0, 255)) as u64) << 48)
+        | (b << 56)
+        | (((age % AGE_CYCLE) as u64) << 58)
+}
+
+fn unpack_bound(data: u64) -> Option<Bound> {
+    match (data >> 56) & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
+    }
+}
+
+fn unpack_age(data: u64) -> u8 {
+    (data >> 58) as u8 & (AGE_CYCLE - 1)
+}
+
+fn unpack_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one cluster). Panics if memory runs out; the
+    /// protocol uses [`TranspositionTable::try_new`] for user-chosen sizes.
+    pub fn new(mb: usize) -> TranspositionTable {
+        Self::try_new(mb).expect("memory for the hash table")
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory cannot be allocated.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let clusters = (bytes / (16 * CLUSTER_SIZE)).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(clusters * CLUSTER_SIZE)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+        slots.resize_with(clusters * CLUSTER_SIZE, Slot::default);
+        Ok(TranspositionTable {
+            slots,
+            clusters,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// Empties the table (new game, `Clear Hash`).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.key_xor_data.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation so that old entries are replaced first.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) % AGE_CYCLE, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &[Slot] {
+        let idx = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        &self.slots[idx * CLUSTER_SIZE..(idx + 1) * CLUSTER_SIZE]
+    }
+
+    /// Hints the CPU to fetch the cluster of `key` (called right after make_move).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let ptr = self.cluster(key).as_ptr() as *const i8;
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has (it is in the
+            // baseline target); a prefetch is only a cache hint that never faults and does not
+            // change program state, and `ptr` points into our own slot vector anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in self.cluster(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.key_xor_data.load(Ordering::Relaxed);
+            if check ^ data == key {
+                let bound = unpack_bound(data)?;
+                return Some(TtEntry {
+                    mv: Move::from_raw(data as u16).unwrap_or(Move::NULL),
+                    score: (data >> 16) as u16 as i16 as i32,
+                    eval: (data >> 32) as u16 as i16 as i32,
+                    depth: unpack_depth(data),
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. `score` must already be node-relative (`score::to_tt`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let cluster = self.cluster(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in cluster.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.key_xor_data.load(Ordering::Relaxed);
+            if check ^ data == key {
+                // Same position: keep a deeper entry of the current search unless this is exact.
+                let old_depth = unpack_depth(data);
+                if bound != Bound::Exact && depth + 3 < old_depth && unpack_age(data) == age {
+                    return;
+                }
+                let mv = if mv.is_null() {
+                    Move::from_raw(data as u16).unwrap_or(Move::NULL)
+                } else {
+                    mv
+                };
+                Self::write(slot, key, pack(mv, score, eval, depth, bound, age));
+                return;
+            }
+            if unpack_bound(data).is_none() {
+                victim = i;
+                victim_worth = i32::MIN;
+                continue;
+            }
+            let age_diff = (age + AGE_CYCLE - unpack_age(data)) % AGE_CYCLE;
+            let worth = unpack_depth(data) - AGE_WEIGHT * age_diff as i32;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        Self::write(
+            &cluster[victim],
+            key,
+            pack(mv, score, eval, depth, bound, age),
+        );
+    }
+
+    #[inline(always)]
+    fn write(slot: &Slot, key: u64, data: u64) {
+        slot.data.store(data, Ordering::Relaxed);
+        slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per-mille of sampled slots holding an entry of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                unpack_bound(d).is_some() && unpack_age(d) == age
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::Square;
+
+    #[test]
+    fn store_then_probe_returns_the_entry() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::new(7, 2).unwrap(), Square::new(4, 2).unwrap());
+        tt.store(0xdead_beef_1234, mv, -31_000, 55, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef_1234).unwrap();
+        assert_eq!(e.mv, mv);
+        assert_eq!(e.score, -31_000);
+        assert_eq!(e.eval, 55);
+        assert_eq!(e.depth, 7);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0xdead_beef_1235).is_none());
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234).is_none());
+    }
+
+    #[test]
+    fn a_full_cluster_replaces_the_shallowest_entry() {
+        let tt = TranspositionTable::new(1);
+        // Small keys land in cluster 0: the top 64 bits of key * clusters are zero.
+        let keys: Vec<u64> = (1..=5u64).collect();
+        for (i, &k) in keys.iter().enumerate().take(4) {
+            tt.store(k, Move::NULL, 0, 0, 10 + i as i32, Bound::Exact);
+        }
+        tt.store(keys[4], Move::NULL, 0, 0, 20, Bound::Exact);
+        assert!(tt.probe(keys[0]).is_none(), "depth-10 entry is the victim");
+        for &k in &keys[1..] {
+            assert!(tt.probe(k).is_some());
+        }
+    }
+}

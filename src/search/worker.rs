@@ -1,0 +1,952 @@
+//! One search thread: iterative deepening, aspiration windows, the PVS alpha-beta search and
+//! quiescence. The main worker (id 0) also keeps time and reports progress.
+
+use super::history::History;
+use super::ordering::{MovePicker, PickerKind};
+use super::rules::rule_outcome;
+use super::score::{
+    from_tt, is_mate, mate_in, mate_moves, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN,
+};
+use super::see::{see_ge, value_on};
+use super::tt::{Bound, TranspositionTable};
+use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
+use crate::eval::evaluate;
+use engine_core::{Move, Piece, PieceKind, Position};
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Stack size of search threads: the recursion keeps a move list per ply.
+pub const THREAD_STACK_BYTES: usize = 32 * 1024 * 1024;
+/// The main thread looks at the clock every this many nodes (a power of two).
+pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
+
+/// Aspiration windows start at this half-width once the depth reaches [`ASPIRATION_MIN_DEPTH`].
+const ASPIRATION_WINDOW: i32 = 24;
+/// Shallower iterations use a full window.
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Reverse futility pruning: depth limit.
+const RFP_MAX_DEPTH: i32 = 7;
+/// Reverse futility pruning: margin per ply of depth.
+const RFP_MARGIN: i32 = 80;
+/// Null-move pruning: minimum depth.
+const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move pruning: base reduction.
+const NMP_BASE_REDUCTION: i32 = 3;
+/// Null-move pruning: one more ply of reduction per this many plies of depth.
+const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Null-move verification search is done when the side to move has at most this many
+/// chariots, horses and cannons (zugzwang-prone endings) ...
+const NMP_VERIFY_MAX_PIECES: u32 = 2;
+/// ... or at this depth and above.
+const NMP_VERIFY_MIN_DEPTH: i32 = 12;
+/// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
+const IIR_MIN_DEPTH: i32 = 4;
+/// Late move pruning applies up to this depth.
+const LMP_MAX_DEPTH: i32 = 8;
+/// Futility pruning of quiet moves: depth limit (after reduction).
+const FUTILITY_MAX_DEPTH: i32 = 7;
+/// Futility pruning: base margin.
+const FUTILITY_BASE: i32 = 120;
+/// Futility pruning: margin per ply.
+const FUTILITY_PER_DEPTH: i32 = 90;
+/// SEE pruning of captures: depth limit.
+const SEE_CAPTURE_MAX_DEPTH: i32 = 6;
+/// SEE pruning of captures: allowed loss per ply of depth.
+const SEE_CAPTURE_MARGIN: i32 = 100;
+/// SEE pruning of quiet moves: depth limit.
+const SEE_QUIET_MAX_DEPTH: i32 = 8;
+/// SEE pruning of quiet moves: allowed loss per ply of depth.
+const SEE_QUIET_MARGIN: i32 = 60;
+/// Late move reductions: minimum depth.
+const LMR_MIN_DEPTH: i32 = 3;
+/// History that changes the reduction by one ply.
+const LMR_HISTORY_DIVISOR: i32 = 6_000;
+/// Quiescence delta pruning margin.
+const QS_DELTA_MARGIN: i32 = 200;
+/// Report `currmove` only after this long in an iteration.
+const CURRMOVE_AFTER: Duration = Duration::from_millis(3000);
+/// Report aspiration failures only after this long.
+const BOUND_REPORT_AFTER: Duration = Duration::from_millis(2000);
+
+/// A mate score is trusted once the depth exceeds the mate's length by this many plies.
+const MATE_SETTLE_PLIES: i32 = 4;
+
+/// `LMR[depth][move_number]`: the base late-move reduction.
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+        }
+    }
+    t
+});
+
+#[inline(always)]
+fn lmr(depth: i32, move_count: usize) -> i32 {
+    LMR[(depth as usize).min(63)][move_count.min(63)]
+}
+
+/// Late move pruning: quiet moves beyond this count are skipped at shallow depth.
+#[inline(always)]
+fn lmp_threshold(depth: i32, improving: bool) -> usize {
+    let base = (3 + depth * depth) as usize;
+    if improving {
+        base
+    } else {
+        base / 2
+    }
+}
+
+/// A root move with its current and previous iteration scores and its PV.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score in the current iteration (`-INFINITE` until searched or when it failed low).
+    pub score: i32,
+    /// Score in the previous iteration.
+    pub prev_score: i32,
+    /// Whether `score` is a bound (aspiration failure).
+    pub bound: ScoreBound,
+    /// Deepest ply reached under it.
+    pub seldepth: usize,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Copy, Clone, Default)]
+struct Frame {
+    static_eval: i32,
+    mv: Move,
+    piece: Option<Piece>,
+}
+
+/// One search thread's state.
+pub struct Worker<'a> {
+    pos: Position,
+    keys: Vec<u64>,
+    moves: Vec<Move>,
+    req: &'a SearchRequest,
+    tt: &'a TranspositionTable,
+    ctl: &'a SearchControl,
+    node_counter: &'a AtomicU64,
+    history: &'a mut History,
+    report: Option<&'a (dyn Fn(&Info) + Sync)>,
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    completed_depth: i32,
+    pv_idx: usize,
+    nmp_min_ply: usize,
+    stopped: bool,
+    frames: Vec<Frame>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for `req`; `report` is `Some` for the main thread only.
+    pub fn new(
+        id: usize,
+        req: &'a SearchRequest,
+        tt: &'a TranspositionTable,
+        ctl: &'a SearchControl,
+        history: &'a mut History,
+        report: Option<&'a (dyn Fn(&Info) + Sync)>,
+    ) -> Worker<'a> {
+        history.clear_killers();
+        let mut keys = Vec::with_capacity(req.keys.len() + MAX_PLY + 2);
+        keys.extend_from_slice(&req.keys);
+        let mut moves = Vec::with_capacity(req.moves.len() + MAX_PLY + 2);
+        moves.extend_from_slice(&req.moves);
+        Worker {
+            pos: req.pos.clone(),
+            keys,
+            moves,
+            req,
+            tt,
+            ctl,
+            node_counter: ctl.node_counter(id),
+            history,
+            report,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            pv_idx: 0,
+            nmp_min_ply: 0,
+            stopped: false,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: req
+                .root_moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    bound: ScoreBound::Exact,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.report.is_some()
+    }
+
+    /// The decision after the search (main thread).
+    pub fn result(&self) -> SearchResult {
+        let best = &self.root_moves[0];
+        let score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        SearchResult {
+            best: best.mv,
+            ponder: best.pv.get(1).copied(),
+            score,
+            depth: self.completed_depth,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Counts a node and decides whether to stop (all threads check the shared flag; the main
+    /// thread also checks node and time limits).
+    #[inline(always)]
+    fn count_node_and_check_stop(&mut self) -> bool {
+        self.nodes += 1;
+        self.node_counter.store(self.nodes, Ordering::Relaxed);
+        // The main thread always finishes depth 1, so that even an immediate `stop` is
+        // answered with a searched move (depth 1 takes well under a millisecond).
+        if self.ctl.stopped() && (self.completed_depth >= 1 || !self.is_main()) {
+            self.stopped = true;
+            return true;
+        }
+        if self.is_main() && self.completed_depth >= 1 {
+            if let Some(limit) = self.req.limits.nodes {
+                if self.nodes >= limit
+                    || (self.nodes % CLOCK_CHECK_INTERVAL == 0 && self.ctl.total_nodes() >= limit)
+                {
+                    self.stop_all();
+                    return true;
+                }
+            }
+            if self.nodes % CLOCK_CHECK_INTERVAL == 0 {
+                if let Some(hard) = self.req.budget.hard {
+                    if !self.ctl.pondering.load(Ordering::Relaxed) && self.ctl.elapsed() >= hard {
+                        self.stop_all();
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.ctl.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The key used for the TT: the position key, with the plies left before the no-capture
+    /// limit folded in when the limit is near enough to change the subtree's outcome.
+    #[inline(always)]
+    fn tt_key(&self) -> u64 {
+        /// Within this many plies of the limit, entries are kept apart per counter value.
+        const NO_CAPTURE_KEY_WINDOW: u16 = 24;
+        /// Odd constant spreading the remaining-plies count over the key bits.
+        const NO_CAPTURE_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+        let remaining = self
+            .req
+            .no_capture_limit
+            .saturating_sub(self.pos.no_capture_plies());
+        let key = self.pos.key();
+        if remaining < NO_CAPTURE_KEY_WINDOW {
+            key ^ NO_CAPTURE_SALT.wrapping_mul(remaining as u64 + 1)
+        } else {
+            key
+        }
+    }
+
+    #[inline(always)]
+    fn make(&mut self, mv: Move) -> engine_core::Undo {
+        let undo = self.pos.make_move(mv);
+        self.keys.push(self.pos.key());
+        self.moves.push(mv);
+        self.tt.prefetch(self.pos.key());
+        undo
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self, mv: Move, undo: engine_core::Undo) {
+        self.pos.unmake_move(mv, undo);
+        self.keys.pop();
+        self.moves.pop();
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.ctl.elapsed()
+    }
+
+    /// Iterative deepening over all root moves; returns when done or stopped.
+    pub fn iterative_deepening(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = self
+            .req
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = self.req.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NULL;
+        let mut instability = 0.0f64;
+        let mut last_score = -INFINITE;
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(pv_idx);
+                // Stable sort: moves not (fully) searched keep the previous order.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = self.root_depth;
+            self.store_root();
+            if !self.is_main() {
+                continue;
+            }
+            self.report_lines(multipv);
+            let best = &self.root_moves[0];
+            let (best_mv, score) = (best.mv, best.score);
+            if let Some(m) = self.req.limits.mate {
+                if score >= mate_in(2 * m.max(1) as usize - 1).min(MATE_BOUND) {
+                    break;
+                }
+            }
+            // Stop early once a forced mate is resolved well below the current depth.
+            if is_mate(score)
+                && self.req.limits.depth.is_none()
+                && !self.req.limits.waits_for_stop()
+                && depth > 2 * mate_moves(score).abs() + MATE_SETTLE_PLIES
+            {
+                break;
+            }
+            instability = instability * 0.5
+                + if best_mv != last_best && depth > 1 {
+                    1.0
+                } else {
+                    0.0
+                };
+            let drop = if last_score > -INFINITE {
+                last_score - score
+            } else {
+                0
+            };
+            last_best = best_mv;
+            last_score = score;
+            if let Some(soft) = self.req.budget.soft {
+                if self.ctl.pondering.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut scale = 0.6 + instability * 0.8;
+                if drop > 30 {
+                    scale *= 1.4;
+                }
+                if drop > 80 {
+                    scale *= 1.3;
+                }
+                if self.root_moves.len() == 1 {
+                    scale = 0.1;
+                }
+                if self.elapsed().as_secs_f64() > soft.as_secs_f64() * scale {
+                    break;
+                }
+            }
+        }
+        if self.is_main() {
+            self.report_final();
+        }
+    }
+
+    /// Searches root line `pv_idx` with a widening aspiration window.
+    fn aspiration(&mut self, pv_idx: usize) {
+        let depth = self.root_depth;
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < RULE_WIN {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                ScoreBound::Upper
+            } else if score >= beta {
+                ScoreBound::Lower
+            } else {
+                ScoreBound::Exact
+            };
+            self.root_moves[pv_idx].bound = bound;
+            if bound == ScoreBound::Exact {
+                return;
+            }
+            if self.is_main() && self.elapsed() > BOUND_REPORT_AFTER {
+                self.report_line(pv_idx, depth);
+            }
+            if bound == ScoreBound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else {
+                beta = (score + delta).min(INFINITE);
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// The root node: searches root moves `pv_idx..` and records their scores and PVs.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        self.frames[0] = Frame {
+            static_eval: if self.pos.in_check() {
+                -INFINITE
+            } else {
+                evaluate(&self.pos)
+            },
+            mv: Move::NULL,
+            piece: None,
+        };
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.is_main() && self.elapsed() > CURRMOVE_AFTER {
+                if let Some(r) = self.report {
+                    r(&Info::CurrMove {
+                        depth,
+                        mv,
+                        number: i + 1,
+                    });
+                }
+            }
+            let gives_check = self.pos.gives_check(mv);
+            let new_depth = depth - 1 + gives_check as i32;
+            self.frames[0].mv = mv;
+            self.frames[0].piece = self.pos.piece_at(mv.from());
+            let seldepth_before = self.seldepth;
+            self.seldepth = 0;
+            let undo = self.make(mv);
+            let mut value;
+            if i == self.pv_idx {
+                value = -self.search(-beta, -alpha, new_depth, 1, true, false);
+            } else {
+                value = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
+                if value > alpha && value < beta && !self.stopped {
+                    value = -self.search(-beta, -alpha, new_depth, 1, true, false);
+                }
+            }
+            self.unmake(mv, undo);
+            let sel = self.seldepth;
+            self.seldepth = seldepth_before.max(sel);
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || value > alpha {
+                rm.score = value;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if value > best {
+                best = value;
+            }
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Stores the root's best move and score, so `probe` and the next search find them.
+    fn store_root(&self) {
+        let best = &self.root_moves[0];
+        let bound = match best.bound {
+            ScoreBound::Exact => Bound::Exact,
+            ScoreBound::Lower => Bound::Lower,
+            ScoreBound::Upper => Bound::Upper,
+        };
+        let eval = if self.pos.in_check() {
+            0
+        } else {
+            evaluate(&self.pos)
+        };
+        self.tt.store(
+            self.tt_key(),
+            best.mv,
+            to_tt(best.score, 0),
+            eval,
+            self.completed_depth,
+            bound,
+        );
+    }
+
+    /// Side-to-move has a piece other than general, advisors, elephants and soldiers.
+    fn major_pieces(&self) -> u32 {
+        let us = self.pos.side_to_move();
+        (self.pos.pieces_of(us, PieceKind::Chariot)
+            | self.pos.pieces_of(us, PieceKind::Horse)
+            | self.pos.pieces_of(us, PieceKind::Cannon))
+        .count()
+    }
+
+    /// Principal variation search.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node);
+        }
+        self.pv_len[ply] = 0;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = rule_outcome(
+            &self.pos,
+            &self.keys,
+            &self.moves,
+            ply,
+            self.req.no_capture_limit,
+        ) {
+            return score;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        // Mate distance pruning: no line from here can beat a shorter mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.tt_key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = tte {
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            tte.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tte {
+            let s = from_tt(e.score, ply);
+            if !in_check
+                && !is_mate(s)
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                }
+            {
+                eval = s;
+            }
+        }
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != -INFINITE
+            && static_eval > self.frames[ply - 2].static_eval;
+
+        if !pv_node && !in_check && beta.abs() < RULE_WIN {
+            // Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null-move pruning, verified where zugzwang is likely.
+            let majors = self.major_pieces();
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && ply >= self.nmp_min_ply
+                && !self.frames[ply - 1].mv.is_null()
+                && majors > 0
+            {
+                let r =
+                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                self.frames[ply].mv = Move::NULL;
+                self.frames[ply].piece = None;
+                let undo = self.pos.make_null();
+                self.keys.push(self.pos.key());
+                self.moves.push(Move::NULL);
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
+                self.pos.unmake_null(undo);
+                self.keys.pop();
+                self.moves.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if majors > NMP_VERIFY_MAX_PIECES && depth < NMP_VERIFY_MIN_DEPTH {
+                        return v;
+                    }
+                    let saved = self.nmp_min_ply;
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(1) as usize;
+                    let verified = self.search(beta - 1, beta, depth - r, ply, false, false);
+                    self.nmp_min_ply = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let prev = self.frames[ply - 1];
+        let counter = self.history.counter_move(prev.piece, prev.mv);
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::All,
+            tt_move,
+            self.history.killers(ply),
+            counter,
+        );
+        let killers = self.history.killers(ply);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let alpha_orig = alpha;
+
+        while let Some(mv) = picker.next(&self.pos, self.history) {
+            move_count += 1;
+            let is_capture = self.pos.piece_at(mv.to()).is_some();
+            let piece = self.pos.piece_at(mv.from());
+            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv));
+
+            // Shallow pruning. Whether a quiet move gives check is only known after making it
+            // (make_move computes the checkers anyway, cheaper than a separate gives_check), so a
+            // quiet move marked prunable is made, and taken back if it does not give check.
+            let mut prune_unless_check = false;
+            if !in_check && best > -MATE_BOUND {
+                if !is_capture {
+                    let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
+                    prune_unless_check = (move_count > lmp_threshold(depth, improving)
+                        && depth <= LMP_MAX_DEPTH)
+                        || (lmr_depth <= FUTILITY_MAX_DEPTH
+                            && !is_mate(alpha)
+                            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth
+                                <= alpha)
+                        || (lmr_depth <= SEE_QUIET_MAX_DEPTH
+                            && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth));
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
+                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            self.frames[ply].mv = mv;
+            self.frames[ply].piece = piece;
+            let undo = self.make(mv);
+            let gives_check = self.pos.in_check();
+            if prune_unless_check && !gives_check {
+                self.unmake(mv, undo);
+                continue;
+            }
+            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
+            let mut value;
+            if move_count == 1 {
+                value = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, false);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && move_count > 1 + pv_node as usize && !is_capture {
+                    r = lmr(depth, move_count);
+                    r -= pv_node as i32;
+                    r += (!improving) as i32;
+                    r += cut_node as i32;
+                    r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
+                    r -= gives_check as i32;
+                    r -= hist / LMR_HISTORY_DIVISOR;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if value > alpha && r > 0 && !self.stopped {
+                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                }
+                if pv_node && value > alpha && value < beta && !self.stopped {
+                    value = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
+                }
+            }
+            self.unmake(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        if !is_capture {
+                            let prev_pair = prev.piece.map(|p| (p, prev.mv));
+                            self.history
+                                .update_quiet_cutoff(&self.pos, mv, &quiets, depth, ply, prev_pair);
+                        }
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if !is_capture && mv != best_move && !quiets.is_full() {
+                quiets.push(mv);
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: mated, or stalemated, which also loses in xiangqi.
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            if in_check { 0 } else { static_eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = mv;
+        let n = child_len.min(MAX_PLY - 1);
+        row[1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Quiescence: captures (not losing by SEE), or every evasion when in check.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.tt_key();
+        let tte = self.tt.probe(key);
+        if let Some(e) = tte {
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let alpha_orig = alpha;
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -INFINITE;
+            best = -INFINITE;
+        } else {
+            // Stalemate loses in xiangqi. It only happens to a side without chariots, horses
+            // and cannons, so only such positions pay for the legal-move check.
+            if self.major_pieces() == 0 && !self.pos.has_legal_move() {
+                return mated_in(ply);
+            }
+            stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::Quiescence,
+            tt_move,
+            [Move::NULL; 2],
+            Move::NULL,
+        );
+        let mut best_move = Move::NULL;
+        let mut searched = 0;
+        while let Some(mv) = picker.next(&self.pos, self.history) {
+            searched += 1;
+            if !in_check {
+                if stand_pat + value_on(&self.pos, mv.to()) + QS_DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            }
+            let undo = self.make(mv);
+            let value = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            self.unmake(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
+        best
+    }
+
+    fn report_line(&self, i: usize, depth: i32) {
+        let Some(report) = self.report else {
+            return;
+        };
+        let rm = &self.root_moves[i];
+        let (score, bound) = if rm.score == -INFINITE {
+            (rm.prev_score, ScoreBound::Exact)
+        } else {
+            (rm.score, rm.bound)
+        };
+        if score == -INFINITE {
+            return;
+        }
+        let elapsed = self.elapsed();
+        report(&Info::Iteration {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: i + 1,
+            score,
+            bound,
+            nodes: self.ctl.total_nodes(),
+            time_ms: elapsed.as_millis() as u64,
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        });
+    }
+
+    fn report_lines(&self, multipv: usize) {
+        for i in 0..multipv {
+            self.report_line(i, self.completed_depth);
+        }
+    }
+
+    /// One last line for the chosen move, so the GUI sees the score of what is played even if
+    /// the search was stopped inside an iteration.
+    fn report_final(&self) {
+        self.report_line(0, self.completed_depth.max(1));
+    }
+}

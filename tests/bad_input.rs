@@ -1,0 +1,105 @@
+//! Bad input: one `info string error` line, the last good state kept, the engine still running.
+
+mod common;
+
+use common::{best_move, Engine};
+
+fn fen_of(e: &mut Engine) -> String {
+    e.send("d");
+    let lines = e.expect_prefix("Checkers");
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Fen: "))
+        .expect("a Fen line")
+        .to_string()
+}
+
+fn one_error(e: &mut Engine, cmd: &str) {
+    e.send(cmd);
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "'{cmd}' gave {lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: "),
+        "'{cmd}' gave {lines:?}"
+    );
+}
+
+#[test]
+fn bad_positions_keep_the_last_good_one() {
+    for mut e in [Engine::uci(), Engine::ucci()] {
+        e.send("position startpos moves h2e2");
+        let good = fen_of(&mut e);
+        for cmd in [
+            "position fen rnbakabnr/9/1c5c1 w - - 0 1",
+            "position fen xyz",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "position startpos moves h2e2 h9g7 a0a5",
+            "position startpos moves h2e2 zz99",
+            "position startpos moves e0e2",
+            "position",
+            "position banana",
+            "position startpos trailing",
+        ] {
+            one_error(&mut e, cmd);
+            assert_eq!(fen_of(&mut e), good, "after '{cmd}'");
+        }
+        let lines = e.go("depth 2");
+        assert!(lines.last().unwrap().starts_with("bestmove"));
+        e.quit();
+    }
+}
+
+#[test]
+fn garbage_commands_and_tokens() {
+    let mut e = Engine::uci();
+    for cmd in [
+        "frobnicate",
+        "go depth banana",
+        "go depth",
+        "go sideways 3",
+        "setoption name Hash value -5",
+        "setoption name Hash value 99999999",
+        "setoption name MultiPV value 0",
+        "setoption name Threads value many",
+        "setoption name UCI_Variant value chess",
+        "setoption name Ponder value perhaps",
+        "banmoves z0z0",
+        "bench nine",
+        "\u{1F600} \u{0}\u{7f}",
+    ] {
+        one_error(&mut e, cmd);
+    }
+    e.send("setoption name NoSuchOption value 3");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("info string ") && lines[0].contains("NoSuchOption"));
+    e.send("position startpos");
+    let lines = e.go("depth 3");
+    assert!(lines.last().unwrap().starts_with("bestmove"));
+    e.quit();
+}
+
+#[test]
+fn go_while_searching_is_refused_and_the_search_continues() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    e.send("go depth 1");
+    let lines = e.read_until(|l| l.starts_with("info string"), common::LINE_TIMEOUT);
+    assert!(lines.last().unwrap().starts_with("info string error: "));
+    e.expect_no_bestmove_for(std::time::Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.expect_prefix("bestmove");
+    assert!(!best_move(&lines).is_empty());
+    // And the engine is idle again.
+    let lines = e.go("depth 2");
+    assert!(lines.last().unwrap().starts_with("bestmove"));
+    e.quit();
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    let e = Engine::uci();
+    drop(e);
+}

@@ -1,0 +1,214 @@
+//! Test harness: drives the `cotuong` binary over stdin/stdout with timeouts, so a broken
+//! engine fails a test instead of hanging it.
+
+#![allow(dead_code)]
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous default wait for a line: CI machines are slow and shared.
+pub const LINE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<(Instant, String)>,
+    /// Every line received so far (for failure messages).
+    pub log: Vec<String>,
+}
+
+impl Engine {
+    /// Starts the engine binary with no arguments (protocol mode).
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the engine");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends one command and returns when it was sent.
+    pub fn send_timed(&mut self, line: &str) -> Instant {
+        self.send(line);
+        Instant::now()
+    }
+
+    /// The next line, or `None` after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<(Instant, String)> {
+        match self.lines.recv_timeout(timeout) {
+            Ok((t, l)) => {
+                self.log.push(l.clone());
+                Some((t, l))
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; returns all lines read, the matching one last.
+    pub fn read_until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some((_, l)) => {
+                    let done = pred(&l);
+                    out.push(l);
+                    if done {
+                        return out;
+                    }
+                }
+                None => panic!(
+                    "timed out waiting for a line; received so far:\n{}",
+                    self.log.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Reads until a line starting with `prefix`.
+    pub fn expect_prefix(&mut self, prefix: &str) -> Vec<String> {
+        let p = prefix.to_string();
+        self.read_until(move |l| l.starts_with(&p), LINE_TIMEOUT)
+    }
+
+    /// Reads until the exact line `line`.
+    pub fn expect_line(&mut self, line: &str) -> Vec<String> {
+        let p = line.to_string();
+        self.read_until(move |l| l == p, LINE_TIMEOUT)
+    }
+
+    /// Asserts that no line arrives within `wait`.
+    pub fn expect_silence(&mut self, wait: Duration) {
+        if let Some((_, l)) = self.next_line(wait) {
+            panic!("expected no output, got '{l}'");
+        }
+    }
+
+    /// Asserts that no `bestmove` arrives within `wait` (other lines are fine).
+    pub fn expect_no_bestmove_for(&mut self, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        while let Some((_, l)) = self.next_line(deadline.saturating_duration_since(Instant::now()))
+        {
+            assert!(!l.starts_with("bestmove"), "unexpected '{l}'");
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`; returns the lines before it.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.expect_line("readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends `quit` and waits for the process to exit (killing it after a timeout).
+    pub fn quit(mut self) -> Vec<String> {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut rest = Vec::new();
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    assert!(status.success(), "engine exited with {status}");
+                    while let Some((_, l)) = self.next_line(Duration::from_millis(200)) {
+                        rest.push(l);
+                    }
+                    return rest;
+                }
+                _ => std::thread::sleep(Duration::from_millis(10)),
+            }
+        }
+        let _ = self.child.kill();
+        panic!("engine did not exit after quit");
+    }
+
+    /// Starts a UCI session (handshake done).
+    pub fn uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.expect_line("uciok");
+        e
+    }
+
+    /// Starts a UCCI session (handshake done).
+    pub fn ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.expect_line("ucciok");
+        e
+    }
+
+    /// Runs `go ...` and returns the lines up to and including `bestmove`/`nobestmove`.
+    pub fn go(&mut self, args: &str) -> Vec<String> {
+        self.send(&format!("go {args}"));
+        self.read_until(
+            |l| l.starts_with("bestmove") || l == "nobestmove",
+            Duration::from_secs(120),
+        )
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move after `bestmove`.
+pub fn best_move(lines: &[String]) -> String {
+    let last = lines.last().expect("some lines");
+    last.split_whitespace()
+        .nth(1)
+        .unwrap_or_else(|| panic!("no move in '{last}'"))
+        .to_string()
+}
+
+/// The value following `key` in an `info` line.
+pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut it = line.split_whitespace();
+    while let Some(t) = it.next() {
+        if t == key {
+            return it.next();
+        }
+    }
+    None
+}
+
+/// The last `info ... score` line before the end of `lines`.
+pub fn last_score_line(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" score "))
+        .unwrap_or_else(|| panic!("no score line in:\n{}", lines.join("\n")))
+}

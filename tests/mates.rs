@@ -1,0 +1,166 @@
+//! Mate-in-N positions: each is checked to be a forced mate at exactly N moves by an
+//! independent full-width search here (no pruning, no hash), then the engine must report
+//! `score mate N` through the protocol.
+
+mod common;
+
+use common::{field, last_score_line, Engine};
+use engine_core::{Move, Position};
+
+/// (FEN, N): Red or Black to move mates in exactly N moves.
+const MATES: &[(&str, u32)] = &include!("mate_positions.in");
+
+/// Whether the side to move can force mate within `n` moves (full width).
+fn can_mate(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let moves: Vec<Move> = pos.legal_moves().to_vec();
+    // Checks first: mates usually start with one, and this finds them sooner.
+    let (checks, quiet): (Vec<Move>, Vec<Move>) = moves.iter().partition(|&&m| pos.gives_check(m));
+    for mv in checks.into_iter().chain(quiet) {
+        let undo = pos.make_move(mv);
+        let mated = defender_is_mated_within(pos, n);
+        pos.unmake_move(mv, undo);
+        if mated {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the side to move (the defender) loses within `n - 1` further attacker moves
+/// (it has no legal move now, or every reply allows a mate in `n - 1`).
+fn defender_is_mated_within(pos: &mut Position, n: u32) -> bool {
+    let replies: Vec<Move> = pos.legal_moves().to_vec();
+    if replies.is_empty() {
+        return true;
+    }
+    if n <= 1 {
+        return false;
+    }
+    for mv in replies {
+        let undo = pos.make_move(mv);
+        let mated = can_mate(pos, n - 1);
+        pos.unmake_move(mv, undo);
+        if !mated {
+            return false;
+        }
+    }
+    true
+}
+
+/// The exact mate distance (in moves) up to `max`, if any.
+fn exact_mate_distance(fen: &str, max: u32) -> Option<u32> {
+    let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    (1..=max).find(|&n| can_mate(&mut pos, n))
+}
+
+#[test]
+fn mate_positions_are_legal_and_exact() {
+    assert!(MATES.len() >= 20);
+    for &(fen, n) in MATES {
+        assert_eq!(exact_mate_distance(fen, n), Some(n), "{fen}");
+    }
+}
+
+#[test]
+fn engine_reports_the_exact_mate_distance() {
+    let mut e = Engine::uci();
+    for &(fen, n) in MATES {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let depth = 2 * n + 3;
+        let lines = e.go(&format!("depth {depth}"));
+        let info = last_score_line(&lines);
+        assert_eq!(
+            field(info, "mate"),
+            Some(n.to_string().as_str()),
+            "{fen}: expected mate {n}, got '{info}'"
+        );
+    }
+    e.quit();
+}
+
+/// Finds new mate positions from random placements (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn generate_mate_positions() {
+    let mut seed: u64 = 0x1234_5678_9abc_def1;
+    let mut rnd = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut found = [0usize; 5];
+    let mut tries = 0;
+    while found[1..=3].iter().sum::<usize>() < 40 && tries < 200_000 {
+        tries += 1;
+        let mut board = [[' '; 9]; 10];
+        let put = |board: &mut [[char; 9]; 10], c: char, f: usize, r: usize| -> bool {
+            if board[r][f] == ' ' {
+                board[r][f] = c;
+                true
+            } else {
+                false
+            }
+        };
+        put(&mut board, 'k', 3 + rnd(3), 7 + rnd(3));
+        put(&mut board, 'K', 3 + rnd(3), rnd(3));
+        let black_advisors = [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)];
+        for _ in 0..rnd(3) {
+            let (f, r) = black_advisors[rnd(5)];
+            put(&mut board, 'a', f, r);
+        }
+        let black_elephants = [(2, 9), (6, 9), (0, 7), (4, 7), (8, 7), (2, 5), (6, 5)];
+        for _ in 0..rnd(3) {
+            let (f, r) = black_elephants[rnd(7)];
+            put(&mut board, 'b', f, r);
+        }
+        if rnd(3) == 0 {
+            put(&mut board, ['r', 'n', 'c', 'p'][rnd(4)], rnd(9), rnd(10));
+        }
+        for _ in 0..2 + rnd(2) {
+            let c = ['R', 'N', 'C', 'P', 'R', 'N'][rnd(6)];
+            let r = 4 + rnd(6);
+            let r = if c == 'P' { r.max(5) } else { r };
+            put(&mut board, c, rnd(9), r);
+        }
+        let mut fen = String::new();
+        for r in (0..10).rev() {
+            let mut empty = 0;
+            for &cell in &board[r] {
+                match cell {
+                    ' ' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            fen.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        fen.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+            }
+            if r > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(" w - - 0 1");
+        let Ok(pos) = Position::from_fen(&fen) else {
+            continue;
+        };
+        if pos.in_check() || !pos.has_legal_move() {
+            continue;
+        }
+        if let Some(n) = exact_mate_distance(&fen, 3) {
+            if found[n as usize] < 14 {
+                found[n as usize] += 1;
+                println!("    (\"{fen}\", {n}),");
+            }
+        }
+    }
+}
