@@ -1,12 +1,14 @@
-//! `cotuong bench [depth]`: a fixed set of positions searched to a fixed depth with one thread
-//! and a 16 MB table, cleared before each position. The total node count is a deterministic
-//! signature of the search (quoted in commit messages when it changes); nodes/s measures speed.
+//! `cotuong bench [depth]`: a fixed set of positions searched to a fixed depth with one thread,
+//! the default rules and a 16 MB table, cleared before each position. The total node count is a
+//! deterministic signature of the search (quoted in commit messages when it changes); nodes/s
+//! measures speed.
 
 use crate::search::history::History;
 use crate::search::limits::SearchLimits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchControl, SearchRequest};
 use crate::time::TimeBudget;
+use engine_core::rules::RuleOptions;
 use engine_core::Position;
 use std::io::Write;
 use std::time::Instant;
@@ -15,8 +17,6 @@ use std::time::Instant;
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Hash size of the bench (MB).
 const BENCH_HASH_MB: usize = 16;
-/// No-capture limit used by the bench (the default rule: 60 moves).
-const BENCH_NO_CAPTURE_PLIES: u16 = 120;
 
 /// Openings, middle games, endgames, positions with checks and mates.
 pub const POSITIONS: &[&str] = &include!("bench_positions.in");
@@ -59,7 +59,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
             },
             budget: TimeBudget::default(),
             multipv: 1,
-            no_capture_limit: BENCH_NO_CAPTURE_PLIES,
+            rules: RuleOptions::default(),
             pos,
         };
         let ctl = SearchControl::new(1, false);

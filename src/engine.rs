@@ -52,6 +52,8 @@ struct Running {
 pub struct Engine {
     dialect: Dialect,
     options: Options,
+    /// The position the GUI's move list starts from (for the referee's root verdict).
+    start: Position,
     pos: Position,
     keys: Vec<u64>,
     moves: Vec<Move>,
@@ -71,6 +73,7 @@ impl Engine {
         Engine {
             dialect,
             keys: vec![pos.key()],
+            start: pos.clone(),
             pos,
             moves: Vec::new(),
             banned: Vec::new(),
@@ -150,7 +153,8 @@ impl Engine {
                 }
             }
             Command::Position(spec) => match self.build_position(&spec) {
-                Ok((pos, keys, moves)) => {
+                Ok((start, pos, keys, moves)) => {
+                    self.start = start;
                     self.pos = pos;
                     self.keys = keys;
                     self.moves = moves;
@@ -255,15 +259,14 @@ impl Engine {
         }
     }
 
-    /// Builds a position from a spec without touching the engine's state.
-    fn build_position(
-        &self,
-        spec: &PositionSpec,
-    ) -> Result<(Position, Vec<u64>, Vec<Move>), String> {
-        let mut pos = match &spec.fen {
+    /// Builds a position from a spec without touching the engine's state: the start position,
+    /// the current one, the keys of the game and its moves.
+    fn build_position(&self, spec: &PositionSpec) -> Result<PositionWithHistory, String> {
+        let start = match &spec.fen {
             None => Position::startpos(),
             Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
         };
+        let mut pos = start.clone();
         let base = self.format().rank_base;
         let mut keys = vec![pos.key()];
         let mut moves = Vec::with_capacity(spec.moves.len());
@@ -275,7 +278,39 @@ impl Engine {
             keys.push(pos.key());
             moves.push(mv);
         }
-        Ok((pos, keys, moves))
+        Ok((start, pos, keys, moves))
+    }
+
+    /// How many times the current position has occurred since the last capture, counting this
+    /// occurrence (same placement and side to move).
+    fn root_occurrences(&self) -> usize {
+        let n = self.keys.len() - 1;
+        let span = usize::from(self.pos.no_capture_plies()).min(n);
+        1 + (2..=span)
+            .step_by(2)
+            .filter(|&back| self.keys[n - back] == self.keys[n])
+            .count()
+    }
+
+    /// At the `RepetitionThreshold`-th occurrence of the root position, reports the referee's
+    /// verdict on the game so far as one `info string rule: ...` line. The search still runs
+    /// and answers a legal move: a GUI that keeps playing is served, one that adjudicates knows
+    /// why.
+    fn report_root_verdict(&self) {
+        let threshold = self.options.rules.repetition_threshold.max(2) as usize;
+        if self.root_occurrences() < threshold {
+            return;
+        }
+        if let Some(v) =
+            engine_core::rules::adjudicate(&self.start, &self.moves, &self.options.rules)
+        {
+            emit(&output::info_string(&format!(
+                "rule: {} {}: {}",
+                v.rule.id(),
+                v.result.pgn(),
+                v.explanation
+            )));
+        }
     }
 
     fn ban_moves(&mut self, list: &[String]) {
@@ -370,6 +405,7 @@ impl Engine {
             }
             return;
         }
+        self.report_root_verdict();
         let mut root: Vec<Move> = self
             .pos
             .legal_moves()
@@ -413,7 +449,7 @@ impl Engine {
             limits,
             budget,
             multipv: self.options.multipv,
-            no_capture_limit: self.options.no_capture_plies(),
+            rules: self.options.rules.clone(),
         };
         let mut histories = std::mem::take(&mut self.histories);
         histories.resize_with(self.options.threads.max(1), History::default);
@@ -501,7 +537,7 @@ impl Engine {
     }
 
     fn probe(&self, spec: &PositionSpec) {
-        let (pos, _, _) = match self.build_position(spec) {
+        let (_, pos, _, _) = match self.build_position(spec) {
             Ok(p) => p,
             Err(e) => {
                 emit(&output::error(&e));
@@ -518,6 +554,7 @@ impl Engine {
             line.push_str(&format!(" bestmove {}", output::mv(e.mv, &f)));
         }
         let s = output::ucci_score(e.score);
+        // A move-only entry (`Bound::None`) has no score to report.
         if matches!(e.bound, Bound::Lower | Bound::Exact) {
             line.push_str(&format!(" lowerbound {s} depth {}", e.depth));
         }
@@ -553,6 +590,10 @@ impl Engine {
         }
     }
 }
+
+/// What `build_position` returns: start position, current position, keys of the game (ending
+/// with the current key) and the moves from the start.
+type PositionWithHistory = (Position, Position, Vec<u64>, Vec<Move>);
 
 /// The expected reply from the hash table when the PV is too short.
 fn ponder_from_tt(tt: &TranspositionTable, pos: &Position, best: Move) -> Option<Move> {

@@ -4,7 +4,7 @@
 //! `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in either dialect.
 
 use crate::protocol::command::Dialect;
-use engine_core::rules::RuleOptions;
+use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions};
 
 /// Largest `Hash` in MB.
 pub const MAX_HASH_MB: usize = 65_536;
@@ -14,8 +14,15 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 128;
 /// Largest `Move Overhead` in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
-/// `NoCaptureMoves` range (full moves; the draw comes after twice as many plies).
-pub const NO_CAPTURE_MOVES_RANGE: (u32, u32) = (20, 200);
+/// `NoCaptureMoves` range (full moves; the draw comes after twice as many plies; 0 = off). The
+/// Law's values are 60 (Điều 7 e, the default) and 50 (Điều 12).
+pub const NO_CAPTURE_MOVES_RANGE: (u32, u32) = (0, 200);
+/// `CheckCap` range: checking plies that count toward the no-capture limit (per side or in all).
+pub const CHECK_CAP_RANGE: (u16, u16) = (0, 200);
+/// `RepetitionThreshold` range: the occurrence of a position at which the root verdict is given.
+pub const REPETITION_THRESHOLD_RANGE: (u32, u32) = (2, 5);
+/// Default `CheckCap` (Điều 12 c: checks count at most 5 times).
+pub const DEFAULT_CHECK_CAP: u16 = 5;
 /// Default hash in MB (also what UCCI `hashsize 0` = "auto" selects).
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Default move overhead in ms.
@@ -38,8 +45,10 @@ pub struct Options {
     pub show_wdl: bool,
     /// Move text with ranks 1-10 (cutechess, Fairy-Stockfish).
     pub ranks_from_one: bool,
-    /// No-capture rule in full moves.
-    pub no_capture_moves: u32,
+    /// The rules the referee applies in the search and at the root (one set for the engine).
+    pub rules: RuleOptions,
+    /// `CheckCap`, kept even while `CheckCounting` is `All` so that switching back restores it.
+    pub check_cap: u16,
     /// UCCI: times are in milliseconds.
     pub use_millisec: bool,
 }
@@ -54,7 +63,11 @@ impl Default for Options {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
             ranks_from_one: false,
-            no_capture_moves: RuleOptions::default().no_capture_moves,
+            rules: RuleOptions {
+                no_capture_checks: CheckCounting::CapPerSide(DEFAULT_CHECK_CAP),
+                ..RuleOptions::default()
+            },
+            check_cap: DEFAULT_CHECK_CAP,
             use_millisec: false,
         }
     }
@@ -108,6 +121,27 @@ where
     Ok(n)
 }
 
+/// `CheckCounting` combo values, in announcement order.
+const CHECK_COUNTING_VALUES: [&str; 3] = ["PerSide", "Total", "All"];
+/// `CheckVsChase` combo values, in announcement order.
+const CHECK_VS_CHASE_VALUES: [&str; 2] = ["CheckerLoses", "Draw"];
+
+/// Matches a combo value case-insensitively, ignoring spaces, `_` and `-`; returns its index.
+fn combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<usize, OptionError> {
+    let v = value.ok_or_else(|| OptionError::BadValue(format!("option '{name}' needs a value")))?;
+    let wanted = normalize(v);
+    values
+        .iter()
+        .position(|c| normalize(c) == wanted)
+        .ok_or_else(|| {
+            OptionError::BadValue(format!(
+                "'{}' is not one of {} for option '{name}'",
+                v.trim(),
+                values.join("/")
+            ))
+        })
+}
+
 fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") | Some("on") => Ok(true),
@@ -131,9 +165,22 @@ impl Options {
         }
     }
 
-    /// The no-capture draw limit in plies.
-    pub fn no_capture_plies(&self) -> u16 {
-        (self.no_capture_moves * 2) as u16
+    /// The check-counting rule for a mode index of [`CHECK_COUNTING_VALUES`] and a cap.
+    fn check_counting(mode: usize, cap: u16) -> CheckCounting {
+        match mode {
+            0 => CheckCounting::CapPerSide(cap),
+            1 => CheckCounting::CapTotal(cap),
+            _ => CheckCounting::All,
+        }
+    }
+
+    /// Index in [`CHECK_COUNTING_VALUES`] of the current check-counting mode.
+    fn check_counting_mode(&self) -> usize {
+        match self.rules.no_capture_checks {
+            CheckCounting::CapPerSide(_) => 0,
+            CheckCounting::CapTotal(_) => 1,
+            CheckCounting::All => 2,
+        }
     }
 
     /// Applies `setoption`; on error nothing changes.
@@ -185,7 +232,39 @@ impl Options {
             }
             "nocapturemoves" => {
                 let (lo, hi) = NO_CAPTURE_MOVES_RANGE;
-                self.no_capture_moves = spin(name, value, lo, hi)?;
+                self.rules.no_capture_moves = spin(name, value, lo, hi)?;
+                Ok(Effect::None)
+            }
+            "checkcounting" => {
+                let mode = combo(name, value, &CHECK_COUNTING_VALUES)?;
+                self.rules.no_capture_checks = Self::check_counting(mode, self.check_cap);
+                Ok(Effect::None)
+            }
+            "checkcap" => {
+                let (lo, hi) = CHECK_CAP_RANGE;
+                self.check_cap = spin(name, value, lo, hi)?;
+                self.rules.no_capture_checks =
+                    Self::check_counting(self.check_counting_mode(), self.check_cap);
+                Ok(Effect::None)
+            }
+            "checkvschase" => {
+                self.rules.check_vs_chase = match combo(name, value, &CHECK_VS_CHASE_VALUES)? {
+                    0 => CheckVersusChase::CheckerLoses,
+                    _ => CheckVersusChase::Draw,
+                };
+                Ok(Effect::None)
+            }
+            "immobiletargetrule" => {
+                self.rules.chase.immobile_target_counts = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "repetitionthreshold" => {
+                let (lo, hi) = REPETITION_THRESHOLD_RANGE;
+                self.rules.repetition_threshold = spin(name, value, lo, hi)?;
+                Ok(Effect::None)
+            }
+            "barematerialdraw" => {
+                self.rules.insufficient_material_draw = check(name, value)?;
                 Ok(Effect::None)
             }
             "usemillisec" => {
@@ -200,6 +279,20 @@ impl Options {
     pub fn declarations(dialect: Dialect) -> Vec<String> {
         let d = Options::default();
         let (nc_lo, nc_hi) = NO_CAPTURE_MOVES_RANGE;
+        let (cap_lo, cap_hi) = CHECK_CAP_RANGE;
+        let (rep_lo, rep_hi) = REPETITION_THRESHOLD_RANGE;
+        let r = &d.rules;
+        let counting_default = CHECK_COUNTING_VALUES[d.check_counting_mode()];
+        let vs_default = match r.check_vs_chase {
+            CheckVersusChase::CheckerLoses => CHECK_VS_CHASE_VALUES[0],
+            CheckVersusChase::Draw => CHECK_VS_CHASE_VALUES[1],
+        };
+        let vars = |values: &[&str]| {
+            values
+                .iter()
+                .map(|v| format!(" var {v}"))
+                .collect::<String>()
+        };
         match dialect {
             Dialect::Uci => vec![
                 format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
@@ -216,7 +309,31 @@ impl Options {
                 "option name RanksOneToTen type check default false".into(),
                 format!(
                     "option name NoCaptureMoves type spin default {} min {nc_lo} max {nc_hi}",
-                    d.no_capture_moves
+                    r.no_capture_moves
+                ),
+                format!(
+                    "option name CheckCounting type combo default {counting_default}{}",
+                    vars(&CHECK_COUNTING_VALUES)
+                ),
+                format!(
+                    "option name CheckCap type spin default {} min {cap_lo} max {cap_hi}",
+                    d.check_cap
+                ),
+                format!(
+                    "option name CheckVsChase type combo default {vs_default}{}",
+                    vars(&CHECK_VS_CHASE_VALUES)
+                ),
+                format!(
+                    "option name ImmobileTargetRule type check default {}",
+                    r.chase.immobile_target_counts
+                ),
+                format!(
+                    "option name RepetitionThreshold type spin default {} min {rep_lo} max {rep_hi}",
+                    r.repetition_threshold
+                ),
+                format!(
+                    "option name BareMaterialDraw type check default {}",
+                    r.insufficient_material_draw
                 ),
             ],
             Dialect::Ucci => vec![
@@ -234,7 +351,33 @@ impl Options {
                 ),
                 format!(
                     "option nocapturemoves type spin min {nc_lo} max {nc_hi} default {}",
-                    d.no_capture_moves
+                    r.no_capture_moves
+                ),
+                format!(
+                    "option checkcounting type combo{} default {}",
+                    vars(&CHECK_COUNTING_VALUES).to_lowercase(),
+                    counting_default.to_lowercase()
+                ),
+                format!(
+                    "option checkcap type spin min {cap_lo} max {cap_hi} default {}",
+                    d.check_cap
+                ),
+                format!(
+                    "option checkvschase type combo{} default {}",
+                    vars(&CHECK_VS_CHASE_VALUES).to_lowercase(),
+                    vs_default.to_lowercase()
+                ),
+                format!(
+                    "option immobiletargetrule type check default {}",
+                    r.chase.immobile_target_counts
+                ),
+                format!(
+                    "option repetitionthreshold type spin min {rep_lo} max {rep_hi} default {}",
+                    r.repetition_threshold
+                ),
+                format!(
+                    "option barematerialdraw type check default {}",
+                    r.insufficient_material_draw
                 ),
                 "option newgame type button".into(),
             ],
@@ -275,6 +418,46 @@ mod tests {
         ));
         assert_eq!(o.move_overhead_ms, 50, "failed sets change nothing");
         assert_eq!(o.set("NoCaptureMoves", Some("50")), Ok(Effect::None));
-        assert_eq!(o.no_capture_plies(), 100);
+        assert_eq!(o.rules.no_capture_moves, 50);
+    }
+
+    #[test]
+    fn rule_options_fill_one_rule_set() {
+        let mut o = Options::default();
+        assert_eq!(o.rules, RuleOptions::default());
+        assert_eq!(o.set("CheckCap", Some("7")), Ok(Effect::None));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::CapPerSide(7));
+        assert_eq!(o.set("checkcounting", Some("total")), Ok(Effect::None));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::CapTotal(7));
+        assert_eq!(o.set("CheckCounting", Some("All")), Ok(Effect::None));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::All);
+        assert_eq!(o.set("CheckCounting", Some("PerSide")), Ok(Effect::None));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::CapPerSide(7));
+        assert!(matches!(
+            o.set("CheckCounting", Some("Sometimes")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert_eq!(o.set("CheckVsChase", Some("draw")), Ok(Effect::None));
+        assert_eq!(o.rules.check_vs_chase, CheckVersusChase::Draw);
+        assert_eq!(o.set("ImmobileTargetRule", Some("false")), Ok(Effect::None));
+        assert!(!o.rules.chase.immobile_target_counts);
+        assert_eq!(o.set("RepetitionThreshold", Some("2")), Ok(Effect::None));
+        assert_eq!(o.rules.repetition_threshold, 2);
+        assert!(matches!(
+            o.set("RepetitionThreshold", Some("1")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert_eq!(
+            o.rules.repetition_threshold, 2,
+            "a refused value keeps the old one"
+        );
+        assert_eq!(o.set("BareMaterialDraw", Some("false")), Ok(Effect::None));
+        assert!(!o.rules.insufficient_material_draw);
+        assert_eq!(o.set("NoCaptureMoves", Some("0")), Ok(Effect::None));
+        assert!(matches!(
+            o.set("NoCaptureMoves", Some("201")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert_eq!(o.rules.no_capture_moves, 0);
     }
 }

@@ -15,6 +15,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::time::TimeBudget;
+use engine_core::rules::RuleOptions;
 use engine_core::{Move, Position};
 use history::History;
 use limits::SearchLimits;
@@ -163,8 +164,9 @@ pub struct SearchRequest {
     pub budget: TimeBudget,
     /// PV lines to report.
     pub multipv: usize,
-    /// Draw after this many plies without capture.
-    pub no_capture_limit: u16,
+    /// The rules the referee applies inside the search (repetition verdicts, the no-capture
+    /// limit and its check cap, bare material): the engine's one rule set.
+    pub rules: RuleOptions,
 }
 
 /// The decision of a finished search.

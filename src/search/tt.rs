@@ -6,11 +6,35 @@
 //! in clusters of [`CLUSTER_SIZE`] (one 64-byte cache line); replacement prefers the same key,
 //! then empty slots, then the slot with the lowest `depth - AGE_WEIGHT * age`.
 //!
-//! History-dependent scores: repetition and rule verdicts depend on the moves that led to a
-//! position, not only on its key. The search never stores the score of a node that was decided
-//! by repetition detection (it returns before the store), and near the no-capture limit it folds
-//! the remaining plies into the key it uses for the table (see `Worker::tt_key`), so entries
-//! whose subtree could hit the limit are only reused under the same counter.
+//! # History-dependent scores
+//!
+//! Repetition and no-capture verdicts depend on the moves that led to a position, not only on
+//! its key; an entry must never carry such a score into a different history. The policy:
+//!
+//! - A node decided by a rule (`search::rules::rule_outcome`) returns before the table is
+//!   probed or written: its own score is never stored.
+//! - **Repetition horizon.** Every search call reports the smallest key-list index of an earlier
+//!   occurrence that a judged repetition in its subtree referred to (`Worker::rep_horizon`; the
+//!   key list is the game history followed by the search path). A node at index `i` whose
+//!   horizon is below `i` got its score from a cycle that began *above* it, in the path or in
+//!   the game history: the score belongs to this history only, so the node stores no score, only
+//!   its best move ([`TranspositionTable::store_move_only`], an entry with [`Bound::None`] that
+//!   orders moves and never cuts). A horizon at or below the node (`>= i`) means every judged
+//!   cycle lies inside the subtree and begins at the node or later: reaching the node again
+//!   gives the same cycles, so the score is intrinsic and stored normally. The root follows the
+//!   same rule against the game history.
+//! - **No-capture counter.** Within `NO_CAPTURE_KEY_WINDOW` counted plies of the limit the key
+//!   used for the table folds in the counted plies left and each side's remaining check
+//!   allowance (`Worker::tt_key`, the same counting as the referee's
+//!   `RuleOptions::no_capture_limit_reached`), so such entries are only reused under the same
+//!   counters. A node farther from the limit whose subtree still reached it (a deep line) stores
+//!   no score, like a repetition above it.
+//! - Mate scores are stored node-relative and rule wins likewise ([`super::score::to_tt`]), so a
+//!   score read at another ply keeps its distance.
+//!
+//! What remains is the classic graph-history interaction of every engine: an entry stored where
+//! a descendant was *not* a repetition may be read where it would be one. The search accepts it;
+//! the verdict at the node itself is always judged before the table is read.
 
 use engine_core::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -31,7 +55,13 @@ pub enum Bound {
     Lower,
     /// PV node: the score is exact.
     Exact,
+    /// No score: the entry holds a best move (and eval) for ordering only, because its score
+    /// depended on the history above the node (see the module documentation). Never cuts.
+    None,
 }
+
+/// The packed score of a [`Bound::None`] entry; no stored score can be this low.
+const NO_SCORE: i16 = i16::MIN;
 
 /// What a probe returns.
 #[derive(Copy, Clone, Debug)]
@@ -63,21 +93,27 @@ pub struct TranspositionTable {
 
 /// Packs an entry: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    let b = match bound {
-        Bound::Upper => 1u64,
-        Bound::Lower => 2,
-        Bound::Exact => 3,
+    let (b, score) = match bound {
+        Bound::Upper => (1u64, score as i16),
+        Bound::Lower => (2, score as i16),
+        Bound::Exact => (3, score as i16),
+        Bound::None => (1, NO_SCORE),
     };
     (mv.raw() as u64)
-        | ((score as i16 as u16 as u64) << 16)
+        | ((score as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | (((depth.clamp(0, 255)) as u64) << 48)
         | (b << 56)
         | (((age % AGE_CYCLE) as u64) << 58)
 }
 
+fn unpack_score(data: u64) -> i16 {
+    (data >> 16) as u16 as i16
+}
+
 fn unpack_bound(data: u64) -> Option<Bound> {
     match (data >> 56) & 3 {
+        1 if unpack_score(data) == NO_SCORE => Some(Bound::None),
         1 => Some(Bound::Upper),
         2 => Some(Bound::Lower),
         3 => Some(Bound::Exact),
@@ -163,7 +199,11 @@ impl TranspositionTable {
                 let bound = unpack_bound(data)?;
                 return Some(TtEntry {
                     mv: Move::from_raw(data as u16).unwrap_or(Move::NULL),
-                    score: (data >> 16) as u16 as i16 as i32,
+                    score: if bound == Bound::None {
+                        0
+                    } else {
+                        unpack_score(data) as i32
+                    },
                     eval: (data >> 32) as u16 as i16 as i32,
                     depth: unpack_depth(data),
                     bound,
@@ -185,7 +225,12 @@ impl TranspositionTable {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.key_xor_data.load(Ordering::Relaxed);
             if check ^ data == key {
-                // Same position: keep a deeper entry of the current search unless this is exact.
+                // Same position: a scored entry is never replaced by a move-only one (it was
+                // stored where its score held); otherwise keep a deeper entry of the current
+                // search unless this is exact.
+                if bound == Bound::None && unpack_bound(data) != Some(Bound::None) {
+                    return;
+                }
                 let old_depth = unpack_depth(data);
                 if bound != Bound::Exact && depth + 3 < old_depth && unpack_age(data) == age {
                     return;
@@ -215,6 +260,13 @@ impl TranspositionTable {
             key,
             pack(mv, score, eval, depth, bound, age),
         );
+    }
+
+    /// Stores only a best move and static eval for `key`: the node's score depended on the
+    /// history above it and must not be reused (see the module documentation).
+    #[inline]
+    pub fn store_move_only(&self, key: u64, mv: Move, eval: i32) {
+        self.store(key, mv, 0, eval, 0, Bound::None);
     }
 
     #[inline(always)]
@@ -258,6 +310,23 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234).is_none());
+    }
+
+    #[test]
+    fn move_only_entries_never_cut_and_never_replace_scores() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::new(1, 0).unwrap(), Square::new(2, 2).unwrap());
+        tt.store_move_only(77, mv, 12);
+        let e = tt.probe(77).unwrap();
+        assert_eq!((e.mv, e.bound, e.eval), (mv, Bound::None, 12));
+        tt.store(78, Move::NULL, -400, 0, 3, Bound::Upper);
+        tt.store_move_only(78, mv, 0);
+        let e = tt.probe(78).unwrap();
+        assert_eq!((e.score, e.bound, e.depth), (-400, Bound::Upper, 3));
+        // A scored entry replaces a move-only one.
+        tt.store(77, Move::NULL, 250, 12, 5, Bound::Lower);
+        let e = tt.probe(77).unwrap();
+        assert_eq!((e.mv, e.score, e.bound), (mv, 250, Bound::Lower));
     }
 
     #[test]

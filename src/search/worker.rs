@@ -3,7 +3,7 @@
 
 use super::history::History;
 use super::ordering::{MovePicker, PickerKind};
-use super::rules::rule_outcome;
+use super::rules::{rule_outcome, RuleDependency};
 use super::score::{
     from_tt, is_mate, mate_in, mate_moves, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN,
 };
@@ -11,7 +11,8 @@ use super::see::{see_ge, value_on};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::evaluate;
-use engine_core::{Move, Piece, PieceKind, Position};
+use engine_core::rules::{counted_plies_of, CheckCounting};
+use engine_core::{Color, Move, Piece, PieceKind, Position};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -68,6 +69,14 @@ const QS_DELTA_MARGIN: i32 = 200;
 const CURRMOVE_AFTER: Duration = Duration::from_millis(3000);
 /// Report aspiration failures only after this long.
 const BOUND_REPORT_AFTER: Duration = Duration::from_millis(2000);
+
+/// `Worker::rep_horizon` when no judged repetition refers to an earlier occurrence.
+const NO_REPETITION: usize = usize::MAX;
+/// Within this many counted plies of the no-capture limit, TT entries are kept apart per
+/// counter state (see `Worker::tt_key`).
+const NO_CAPTURE_KEY_WINDOW: u32 = 24;
+/// Odd constant spreading the no-capture counter state over the key bits.
+const NO_CAPTURE_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A mate score is trusted once the depth exceeds the mate's length by this many plies.
 const MATE_SETTLE_PLIES: i32 = 4;
@@ -145,6 +154,13 @@ pub struct Worker<'a> {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
+    /// Smallest key-list index of an earlier occurrence that a repetition judged in the current
+    /// subtree referred to ([`NO_REPETITION`] if none); see the TT module's policy.
+    rep_horizon: usize,
+    /// Whether the current subtree reached the no-capture limit.
+    hit_no_capture_limit: bool,
+    /// Whether a root score of this iteration depended on the game history (no TT score then).
+    root_depends_on_history: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -194,6 +210,9 @@ impl<'a> Worker<'a> {
                     pv: vec![mv],
                 })
                 .collect(),
+            rep_horizon: NO_REPETITION,
+            hit_no_capture_limit: false,
+            root_depends_on_history: false,
         }
     }
 
@@ -256,24 +275,47 @@ impl<'a> Worker<'a> {
         self.ctl.stop.store(true, Ordering::SeqCst);
     }
 
-    /// The key used for the TT: the position key, with the plies left before the no-capture
-    /// limit folded in when the limit is near enough to change the subtree's outcome.
+    /// The key used for the TT, and whether the no-capture state is folded into it: the
+    /// position key, with the counted plies left before the no-capture limit and each side's
+    /// remaining check allowance folded in when the limit is near enough (within
+    /// [`NO_CAPTURE_KEY_WINDOW`] counted plies) to change the subtree's outcome. The counting is
+    /// the referee's (`counted_plies_of` under the check cap), so two nodes share an entry only
+    /// if the limit falls at the same point in both subtrees.
     #[inline(always)]
-    fn tt_key(&self) -> u64 {
-        /// Within this many plies of the limit, entries are kept apart per counter value.
-        const NO_CAPTURE_KEY_WINDOW: u16 = 24;
-        /// Odd constant spreading the remaining-plies count over the key bits.
-        const NO_CAPTURE_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
-        let remaining = self
-            .req
-            .no_capture_limit
-            .saturating_sub(self.pos.no_capture_plies());
+    fn tt_key(&self) -> (u64, bool) {
         let key = self.pos.key();
-        if remaining < NO_CAPTURE_KEY_WINDOW {
-            key ^ NO_CAPTURE_SALT.wrapping_mul(remaining as u64 + 1)
-        } else {
-            key
+        let rules = &self.req.rules;
+        let limit = rules.no_capture_moves.saturating_mul(2);
+        if limit == 0 {
+            return (key, false);
         }
+        let counting = rules.no_capture_checks;
+        let remaining = limit.saturating_sub(u32::from(counted_plies_of(&self.pos, counting)));
+        if remaining >= NO_CAPTURE_KEY_WINDOW {
+            return (key, false);
+        }
+        let checks = |c: Color| u64::from(self.pos.checks_since_capture(c));
+        let allowance = match counting {
+            CheckCounting::All => 0,
+            CheckCounting::CapPerSide(cap) => {
+                let cap = u64::from(cap);
+                cap.saturating_sub(checks(Color::Red))
+                    | cap.saturating_sub(checks(Color::Black)) << 16
+            }
+            CheckCounting::CapTotal(cap) => {
+                u64::from(cap).saturating_sub(checks(Color::Red) + checks(Color::Black))
+            }
+        };
+        let state = u64::from(remaining) | allowance << 8;
+        (key ^ NO_CAPTURE_SALT.wrapping_mul(state + 1), true)
+    }
+
+    /// Whether the score of the node being searched (at the end of the key list) depends on
+    /// history above it: a judged repetition whose earlier occurrence lies above the node, or the
+    /// no-capture limit reached below a node whose key does not carry the counters.
+    #[inline(always)]
+    fn score_depends_on_history(&self, key_folded: bool) -> bool {
+        self.rep_horizon < self.keys.len() - 1 || (self.hit_no_capture_limit && !key_folded)
     }
 
     #[inline(always)]
@@ -318,6 +360,7 @@ impl<'a> Worker<'a> {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            self.root_depends_on_history = false;
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
@@ -434,6 +477,8 @@ impl<'a> Worker<'a> {
 
     /// The root node: searches root moves `pv_idx..` and records their scores and PVs.
     fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.rep_horizon = NO_REPETITION;
+        self.hit_no_capture_limit = false;
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         self.frames[0] = Frame {
@@ -498,10 +543,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let (_, key_folded) = self.tt_key();
+        self.root_depends_on_history |= self.score_depends_on_history(key_folded);
         best
     }
 
-    /// Stores the root's best move and score, so `probe` and the next search find them.
+    /// Stores the root's best move and score, so `probe` and the next search find them (the move
+    /// only when the score depended on the game history).
     fn store_root(&self) {
         let best = &self.root_moves[0];
         let bound = match best.bound {
@@ -514,8 +562,13 @@ impl<'a> Worker<'a> {
         } else {
             evaluate(&self.pos)
         };
+        let (key, _) = self.tt_key();
+        if self.root_depends_on_history {
+            self.tt.store_move_only(key, best.mv, eval);
+            return;
+        }
         self.tt.store(
-            self.tt_key(),
+            key,
             best.mv,
             to_tt(best.score, 0),
             eval,
@@ -533,9 +586,28 @@ impl<'a> Worker<'a> {
         .count()
     }
 
-    /// Principal variation search.
-    #[allow(clippy::too_many_arguments)]
+    /// Principal variation search of one node, keeping the history-dependence trackers
+    /// ([`Worker::rep_horizon`], [`Worker::hit_no_capture_limit`]) per subtree: they start empty
+    /// for the node and are merged into the caller's afterwards.
     fn search(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let outer_horizon = std::mem::replace(&mut self.rep_horizon, NO_REPETITION);
+        let outer_limit = std::mem::replace(&mut self.hit_no_capture_limit, false);
+        let score = self.search_node(alpha, beta, depth, ply, pv_node, cut_node);
+        self.rep_horizon = self.rep_horizon.min(outer_horizon);
+        self.hit_no_capture_limit |= outer_limit;
+        score
+    }
+
+    /// The body of [`Worker::search`].
+    fn search_node(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
@@ -552,14 +624,17 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = rule_outcome(
-            &self.pos,
-            &self.keys,
-            &self.moves,
-            ply,
-            self.req.no_capture_limit,
-        ) {
-            return score;
+        if let Some(outcome) =
+            rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules)
+        {
+            match outcome.depends_on {
+                RuleDependency::Position => {}
+                RuleDependency::Repetition { first } => {
+                    self.rep_horizon = self.rep_horizon.min(first);
+                }
+                RuleDependency::NoCaptureCounter => self.hit_no_capture_limit = true,
+            }
+            return outcome.score;
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
@@ -572,7 +647,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        let key = self.tt_key();
+        let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tte {
@@ -583,6 +658,7 @@ impl<'a> Worker<'a> {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
+                    Bound::None => false,
                 }
             {
                 return s;
@@ -603,6 +679,7 @@ impl<'a> Worker<'a> {
                     Bound::Exact => true,
                     Bound::Lower => s > eval,
                     Bound::Upper => s < eval,
+                    Bound::None => false,
                 }
             {
                 eval = s;
@@ -774,6 +851,11 @@ impl<'a> Worker<'a> {
             // No legal move: mated, or stalemated, which also loses in xiangqi.
             return mated_in(ply);
         }
+        let eval_to_store = if in_check { 0 } else { static_eval };
+        if self.score_depends_on_history(key_folded) {
+            self.tt.store_move_only(key, best_move, eval_to_store);
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && best > alpha_orig {
@@ -785,7 +867,7 @@ impl<'a> Worker<'a> {
             key,
             best_move,
             to_tt(best, ply),
-            if in_check { 0 } else { static_eval },
+            eval_to_store,
             depth,
             bound,
         );
@@ -817,7 +899,7 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
-        let key = self.tt_key();
+        let (key, _) = self.tt_key();
         let tte = self.tt.probe(key);
         if let Some(e) = tte {
             let s = from_tt(e.score, ply);
@@ -826,6 +908,7 @@ impl<'a> Worker<'a> {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
+                    Bound::None => false,
                 }
             {
                 return s;
