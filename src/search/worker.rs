@@ -1033,3 +1033,118 @@ impl<'a> Worker<'a> {
         self.report_line(0, self.completed_depth.max(1));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::SearchLimits;
+    use crate::time::TimeBudget;
+    use engine_core::rules::RuleOptions;
+    use engine_core::{move_text, RankBase};
+
+    /// Chariot chasing an unprotected horse that shuttles c7-b9 (as in tests/search_rules.rs).
+    const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
+
+    /// Searches the end of `moves` from `fen` to `depth` with the game history and reports the
+    /// best move, the score and whether the root score depended on that history.
+    fn search_with_history(fen: &str, moves: &[&str], depth: i32) -> (Move, i32, bool) {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut keys = vec![pos.key()];
+        let mut played = Vec::new();
+        for text in moves {
+            let mv = pos.parse_move(text, RankBase::Zero).unwrap();
+            pos.make_move(mv);
+            keys.push(pos.key());
+            played.push(mv);
+        }
+        let req = SearchRequest {
+            root_moves: pos.legal_moves().to_vec(),
+            pos,
+            keys,
+            moves: played,
+            limits: SearchLimits {
+                depth: Some(depth),
+                ..SearchLimits::default()
+            },
+            budget: TimeBudget::default(),
+            multipv: 1,
+            rules: RuleOptions::default(),
+        };
+        let tt = TranspositionTable::new(1);
+        let ctl = SearchControl::new(1, false);
+        let mut history = History::default();
+        let mut w = Worker::new(0, &req, &tt, &ctl, &mut history, None);
+        w.iterative_deepening();
+        let best = &w.root_moves[0];
+        (best.mv, best.score, w.root_depends_on_history)
+    }
+
+    #[test]
+    fn a_repetition_of_the_game_history_marks_the_root_score_history_dependent() {
+        // After one lap, c7b9 repeats a position of the game: a rule win found one ply below
+        // the root that refers to an occurrence above it.
+        let lap = ["c7b9", "c3b3", "b9c7", "b3c3"];
+        let (mv, score, depends) = search_with_history(CHASE_FEN, &lap, 3);
+        assert_eq!(move_text(mv, RankBase::Zero), "c7b9");
+        assert!(score >= RULE_WIN - MAX_PLY as i32);
+        assert!(depends);
+        // Without history every cycle in the tree starts at the root or below it.
+        let (_, score, depends) = search_with_history(CHASE_FEN, &[], 3);
+        assert!(score.abs() < RULE_WIN - MAX_PLY as i32);
+        assert!(!depends);
+    }
+
+    /// The TT key a worker uses at the root of `pos` under `rules`.
+    fn root_tt_key(pos: &Position, rules: RuleOptions) -> (u64, bool) {
+        let req = SearchRequest {
+            pos: pos.clone(),
+            keys: vec![pos.key()],
+            moves: Vec::new(),
+            root_moves: pos.legal_moves().to_vec(),
+            limits: SearchLimits::default(),
+            budget: TimeBudget::default(),
+            multipv: 1,
+            rules,
+        };
+        let tt = TranspositionTable::new(1);
+        let ctl = SearchControl::new(1, false);
+        let mut history = History::default();
+        Worker::new(0, &req, &tt, &ctl, &mut history, None).tt_key()
+    }
+
+    #[test]
+    fn tt_key_folds_the_referees_no_capture_state_near_the_limit() {
+        // Same placement and clock (119 plies), once reached with two red checks, once not.
+        let mut checked = Position::from_fen("3k1a3/9/9/9/9/9/9/9/9/R4K3 w - - 115 80").unwrap();
+        for text in ["a0a9", "d9d8", "a9a8", "d8d9"] {
+            let mv = checked.parse_move(text, RankBase::Zero).unwrap();
+            checked.make_move(mv);
+        }
+        let quiet = Position::from_fen(&checked.to_fen()).unwrap();
+        assert_eq!(checked.key(), quiet.key());
+        assert_eq!(checked.no_capture_plies(), quiet.no_capture_plies());
+        let per_side = RuleOptions::default();
+        let (k1, folded) = root_tt_key(&checked, per_side.clone());
+        assert!(folded);
+        assert_ne!(k1, checked.key());
+        // Equal counted plies, but Red has spent two of its five counted checks.
+        assert_ne!(k1, root_tt_key(&quiet, per_side).0);
+        // Every ply counts: the check history no longer matters.
+        let all = RuleOptions {
+            no_capture_checks: CheckCounting::All,
+            ..RuleOptions::default()
+        };
+        assert_eq!(root_tt_key(&checked, all.clone()), root_tt_key(&quiet, all));
+        // Far from the limit (or with the rule off) the key is the position's.
+        let far = RuleOptions {
+            no_capture_moves: 100,
+            ..RuleOptions::default()
+        };
+        assert_eq!(root_tt_key(&checked, far), (checked.key(), false));
+        let off = RuleOptions {
+            no_capture_moves: 0,
+            ..RuleOptions::default()
+        };
+        assert_eq!(root_tt_key(&checked, off), (checked.key(), false));
+    }
+}
