@@ -60,6 +60,21 @@ pub enum Bound {
     None,
 }
 
+impl Bound {
+    /// What a search result `best` proves about a node searched with window (`alpha`, `beta`):
+    /// a fail high is a lower bound; only PV nodes that raised alpha know the exact score (a
+    /// zero-window node never does); anything else is an upper bound.
+    pub fn of_result(best: i32, alpha: i32, beta: i32, pv_node: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// The packed score of a [`Bound::None`] entry; no stored score can be this low.
 const NO_SCORE: i16 = i16::MIN;
 

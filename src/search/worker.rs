@@ -856,13 +856,7 @@ impl<'a> Worker<'a> {
             self.tt.store_move_only(key, best_move, eval_to_store);
             return best;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
         self.tt.store(
             key,
             best_move,
@@ -976,13 +970,7 @@ impl<'a> Worker<'a> {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
         self.tt.store(
             key,
             best_move,
