@@ -201,29 +201,34 @@ impl Position {
         shield
     }
 
+    /// The occupancy after moving the piece on `from` to `to`, with the occupancy word of `file`
+    /// patched to match (the slide lookups need both), without touching the position.
+    #[inline(always)]
+    fn occupancy_after(&self, from: Square, to: Square, file: u8) -> (Bitboard, u16) {
+        let occ = (self.occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let mut file_occ = self.file_occ[file as usize];
+        if from.file() == file {
+            file_occ &= !(1 << from.rank());
+        }
+        if to.file() == file {
+            file_occ |= 1 << to.rank();
+        }
+        (occ, file_occ)
+    }
+
     /// Whether moving the piece on `from` to `to` leaves the mover's general unattacked.
     /// `from -> to` must be a pseudo-legal move of the side to move.
     #[inline]
     pub(crate) fn leaves_general_safe(&self, from: Square, to: Square) -> bool {
         let us = self.side;
         let them = us.opponent();
-        let from_bb = Bitboard::from_square(from);
-        let to_bb = Bitboard::from_square(to);
-        let occ = (self.occupied ^ from_bb) | to_bb;
         let ksq = if from == self.general[us.index()] {
             to
         } else {
             self.general[us.index()]
         };
-        let kf = ksq.file();
-        let mut focc = self.file_occ[kf as usize];
-        if from.file() == kf {
-            focc &= !(1 << from.rank());
-        }
-        if to.file() == kf {
-            focc |= 1 << to.rank();
-        }
-        let enemy = self.by_color[them.index()].without(to_bb);
+        let (occ, focc) = self.occupancy_after(from, to, ksq.file());
+        let enemy = self.by_color[them.index()].without(Bitboard::from_square(to));
         self.attackers_with(ksq, occ, focc, enemy, them).is_empty()
     }
 
@@ -413,17 +418,8 @@ impl Position {
             return false;
         };
         let from_bb = Bitboard::from_square(from);
-        let to_bb = Bitboard::from_square(to);
-        let occ = (self.occupied ^ from_bb) | to_bb;
         let ksq = self.general[them.index()];
-        let kf = ksq.file();
-        let mut focc = self.file_occ[kf as usize];
-        if from.file() == kf {
-            focc &= !(1 << from.rank());
-        }
-        if to.file() == kf {
-            focc |= 1 << to.rank();
-        }
+        let (occ, focc) = self.occupancy_after(from, to, ksq.file());
         let mut ours = self.by_color[us.index()];
         ours ^= from_bb;
         // Test with the piece removed from `from`, then the moved piece's own attack from `to`.
