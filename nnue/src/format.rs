@@ -280,7 +280,10 @@ impl NetHeader {
 
     /// Checks the fields a file could get wrong.
     fn validate(&self) -> Result<(), NetError> {
-        if self.hidden == 0 || self.hidden > MAX_HIDDEN || self.hidden % HIDDEN_MULTIPLE != 0 {
+        if self.hidden == 0
+            || self.hidden > MAX_HIDDEN
+            || !self.hidden.is_multiple_of(HIDDEN_MULTIPLE)
+        {
             return Err(NetError::BadHiddenSize(self.hidden));
         }
         for (field, value) in [

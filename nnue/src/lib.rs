@@ -4,9 +4,25 @@
 //! - [`features`]: the one place that maps a piece on a square to an input index, for both
 //!   perspectives. Data generation, the trainer and inference all use it, so they cannot disagree.
 //! - [`format`]: the net file format (header, weights, validation, typed errors).
+//! - [`network`]: how a net is loaded: a parsed file checked and laid out for inference.
+//! - [`accumulator`]: the per-worker accumulator stack the search pushes and pops, and evaluation.
+//! - [`simd`]: the vector kernels (portable, AVX2, AVX-512), chosen at run time.
+//! - [`reference`]: the float evaluation the quantised one is tested against.
+//! - [`synthetic`]: deterministic pseudo-random nets for tests and benchmarks.
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+pub mod accumulator;
 pub mod features;
 pub mod format;
+pub mod network;
+pub mod reference;
+pub mod simd;
+pub mod synthetic;
+
+pub use accumulator::AccumulatorStack;
+pub use network::{LoadError, Network, EVAL_LIMIT};
+pub use simd::Simd;
