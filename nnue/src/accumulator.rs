@@ -64,7 +64,7 @@ struct Entry {
 /// Usage: [`reset`](Self::reset) at the root, then for every move made
 /// [`push`](Self::push)/[`push_move`](Self::push_move) (or [`push_null`](Self::push_null)), and
 /// [`pop`](Self::pop) when it is taken back; [`evaluate`](Self::evaluate) at any node.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct AccumulatorStack {
     /// The network the accumulators were computed with.
     net_id: u64,
@@ -83,6 +83,18 @@ pub struct AccumulatorStack {
     /// Test counter: perspectives rebuilt from scratch since the last reset.
     #[cfg(test)]
     rebuilds: usize,
+}
+
+impl std::fmt::Debug for AccumulatorStack {
+    /// The shape and the ply; the accumulators themselves would be kilobytes of numbers.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "AccumulatorStack(hidden {}, ply {})",
+            self.blocks * crate::simd::BLOCK_LANES,
+            self.ply()
+        )
+    }
 }
 
 impl AccumulatorStack {

@@ -129,7 +129,7 @@ impl From<NetError> for LoadError {
 static NEXT_NETWORK_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A network ready for inference.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Network {
     id: u64,
     architecture: Architecture,
@@ -149,6 +149,13 @@ pub struct Network {
     /// `buckets × 2 × H/32` blocks: per bucket the side to move's half, then the other side's.
     output_weights: Vec<Block>,
     output_biases: Vec<i32>,
+}
+
+impl fmt::Debug for Network {
+    /// The summary and the kernel path; the weights would be hundreds of kilobytes of text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network({}, simd {})", self.summary(), self.simd.name())
+    }
 }
 
 /// Regroups `values` (a multiple of 32 long) into blocks.

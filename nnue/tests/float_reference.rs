@@ -1,0 +1,74 @@
+//! The quantised evaluation against the float evaluation of the same (dequantised) weights.
+//!
+//! Bound: the integer evaluation computes the float one exactly except for two floor divisions
+//! (see `nnue::reference`), so `0 <= float - quantised < 1 + eval_scale / (QA·QB)` for SCReLU
+//! (about 1.025 engine units with QA 255, QB 64, scale 400) and `< 1` for CReLU, after clamping
+//! both to ±EVAL_LIMIT. A margin of 1e-6 covers f64 rounding.
+
+mod common;
+
+use common::random_positions;
+use nnue::format::Architecture;
+use nnue::reference::FloatNetwork;
+use nnue::synthetic::Spec;
+use nnue::{Network, EVAL_LIMIT};
+
+const F64_MARGIN: f64 = 1e-6;
+
+fn check(spec: Spec, seed: u64, positions: &[engine_core::Position]) {
+    let file = spec.build(seed);
+    let net = Network::from_net_file(&file).unwrap();
+    let float = FloatNetwork::dequantise(&file);
+    let bound = float.error_bound();
+    let limit = f64::from(EVAL_LIMIT);
+    let mut worst: f64 = 0.0;
+    let mut unclamped = 0;
+    for pos in positions {
+        let q = f64::from(net.evaluate(pos));
+        let raw = float.evaluate(pos);
+        unclamped += usize::from(raw.abs() < limit);
+        let f = raw.clamp(-limit, limit);
+        let diff = f - q;
+        assert!(
+            (-F64_MARGIN..bound + F64_MARGIN).contains(&diff),
+            "{spec:?}: float {f} quantised {q} at {pos}"
+        );
+        worst = worst.max(diff.abs());
+    }
+    // The nets must exercise the range, not sit on the clamp.
+    assert!(
+        unclamped * 10 > positions.len() * 9,
+        "{spec:?}: {unclamped} unclamped"
+    );
+    eprintln!("{spec:?}: worst |float - quantised| = {worst:.4} (bound {bound:.4})");
+}
+
+#[test]
+fn quantised_equals_float_within_the_rounding_bound_on_10000_positions() {
+    let positions = random_positions(1, 10_000);
+    check(Spec::screlu(256), 1, &positions);
+    check(Spec::screlu(512), 2, &positions);
+    check(
+        Spec {
+            architecture: Architecture::PerspectiveCrelu,
+            ..Spec::screlu(256)
+        },
+        3,
+        &positions,
+    );
+}
+
+#[test]
+fn evaluations_spread_over_a_realistic_range() {
+    // Guards the test above against a degenerate net (all zero or all clamped).
+    let positions = random_positions(2, 500);
+    let net = Network::from_net_file(&Spec::screlu(256).build(4)).unwrap();
+    let evals: Vec<i32> = positions.iter().map(|p| net.evaluate(p)).collect();
+    let distinct: std::collections::BTreeSet<i32> = evals.iter().copied().collect();
+    assert!(
+        distinct.len() > 300,
+        "{} distinct evaluations",
+        distinct.len()
+    );
+    assert!(evals.iter().any(|&e| e > 100) && evals.iter().any(|&e| e < -100));
+}
