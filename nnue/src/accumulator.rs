@@ -282,10 +282,24 @@ impl AccumulatorStack {
             self.adopt(net);
         }
         let source = self.top().source;
-        if self.entries[source].computed != [true; 2] {
+        let entry = &self.entries[source];
+        if entry.computed == [true; 2] {
+            return source;
+        }
+        // The common case, one move since the last evaluation: update both perspectives from
+        // the parent without walking.
+        if entry.computed == [false; 2]
+            && entry.needs_refresh == [false; 2]
+            && matches!(entry.change, Change::Move { .. })
+            && self.entries[self.entries[source - 1].source].computed == [true; 2]
+        {
             for p in Color::BOTH {
-                self.materialise_perspective(net, pos, source, p);
+                self.update(net, source, p);
             }
+            return source;
+        }
+        for p in Color::BOTH {
+            self.materialise_perspective(net, pos, source, p);
         }
         source
     }
@@ -323,43 +337,50 @@ impl AccumulatorStack {
             }
             return;
         }
-        let simd = net.simd();
         while let Some(k) = self.chain.pop() {
-            let parent = self.entries[k - 1].source;
-            let entry = self.entries[k];
-            // The walk above chained move entries only.
-            let Change::Move {
-                piece,
-                from,
-                to,
-                captured,
-            } = entry.change
-            else {
-                continue;
-            };
-            let general = entry.generals[pi];
-            let index = |piece, sq| self.features.index(p, general, piece, sq);
-            let (add, sub) = (index(piece, to), index(piece, from));
-            let captured = captured.map(|c| index(c, to));
-            // Parent slots lie before child slots (parent < k), so the split separates them.
-            let parent_start = self.slot(parent, p).start;
-            let child_start = self.slot(k, p).start;
-            let n = self.blocks;
-            let (lower, upper) = self.acc.split_at_mut(child_start);
-            let src = &lower[parent_start..parent_start + n];
-            let dst = &mut upper[..n];
-            match captured {
-                None => simd.add_sub(dst, src, net.feature_row(add), net.feature_row(sub)),
-                Some(cap) => simd.add_sub2(
-                    dst,
-                    src,
-                    net.feature_row(add),
-                    net.feature_row(sub),
-                    net.feature_row(cap),
-                ),
-            }
-            self.entries[k].computed[pi] = true;
+            self.update(net, k, p);
         }
+    }
+
+    /// Computes move entry `k`'s accumulator for `p` from its parent's, which must be computed.
+    #[inline]
+    fn update(&mut self, net: &Network, k: usize, p: Color) {
+        let pi = p.index();
+        let parent = self.entries[k - 1].source;
+        let entry = self.entries[k];
+        // Callers pass move entries only.
+        let Change::Move {
+            piece,
+            from,
+            to,
+            captured,
+        } = entry.change
+        else {
+            return;
+        };
+        let general = entry.generals[pi];
+        let index = |piece, sq| self.features.index(p, general, piece, sq);
+        let (add, sub) = (index(piece, to), index(piece, from));
+        let captured = captured.map(|c| index(c, to));
+        // Parent slots lie before child slots (parent < k), so the split separates them.
+        let parent_start = self.slot(parent, p).start;
+        let child_start = self.slot(k, p).start;
+        let n = self.blocks;
+        let (lower, upper) = self.acc.split_at_mut(child_start);
+        let src = &lower[parent_start..parent_start + n];
+        let dst = &mut upper[..n];
+        let simd = net.simd();
+        match captured {
+            None => simd.add_sub(dst, src, net.feature_row(add), net.feature_row(sub)),
+            Some(cap) => simd.add_sub2(
+                dst,
+                src,
+                net.feature_row(add),
+                net.feature_row(sub),
+                net.feature_row(cap),
+            ),
+        }
+        self.entries[k].computed[pi] = true;
     }
 }
 

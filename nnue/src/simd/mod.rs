@@ -207,17 +207,11 @@ impl Simd {
 }
 
 /// The most products any path adds into one `i32` lane of a dot product over `blocks` blocks,
-/// before widening to `i64`: the portable path sums one block (32 lanes) per `i32`, AVX2 sums
-/// 4 products per lane per block (two registers of 8 lanes, 2 products per `madd`), AVX-512 sums
-/// 2. The net loader multiplies this by the largest product to prove the lanes cannot overflow.
+/// before widening to `i64`: AVX2 sums 4 products per lane per block (two registers of 8 lanes,
+/// 2 products per `madd`), the portable path and AVX-512 sum 2. The net loader multiplies this by
+/// the largest product to prove the lanes cannot overflow.
 pub const fn max_products_per_lane(blocks: usize) -> usize {
-    let portable = BLOCK_LANES;
-    let avx2 = 4 * blocks;
-    if portable > avx2 {
-        portable
-    } else {
-        avx2
-    }
+    4 * blocks
 }
 
 #[cfg(test)]
