@@ -122,9 +122,11 @@ impl AccumulatorStack {
         self.net_id = net.id();
         self.features = net.features();
         self.blocks = net.blocks();
-        self.acc.clear();
-        self.acc
-            .resize(2 * self.blocks * RESERVED_PLIES, Block::ZERO);
+        // Stale values are harmless: an entry's slot is written before it is marked computed.
+        let needed = 2 * self.blocks * RESERVED_PLIES;
+        if self.acc.len() < needed {
+            self.acc.resize(needed, Block::ZERO);
+        }
         self.entries.clear();
         self.entries.push(Entry {
             change: Change::Root,
@@ -269,7 +271,9 @@ impl AccumulatorStack {
         self.features = net.features();
         self.blocks = net.blocks();
         let needed = 2 * self.blocks * self.entries.len().max(RESERVED_PLIES);
-        self.acc.resize(needed, Block::ZERO);
+        if self.acc.len() < needed {
+            self.acc.resize(needed, Block::ZERO);
+        }
         for e in &mut self.entries {
             e.computed = [false; 2];
             e.needs_refresh = [true; 2];
