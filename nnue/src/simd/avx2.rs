@@ -76,10 +76,11 @@ pub fn add_assign(dst: &mut [Block], add: &[Block]) {
     }
 }
 
-/// SCReLU dot product: `v = clamp(acc, 0, qa)`, then `v · w` in `i16` (exact by the loader's
-/// bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w` into `i32` lanes.
+/// Output dot product over `v = clamp(acc, 0, qa)`. SCReLU (`SQUARE`): `v · w` in `i16` (exact
+/// by the loader's bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w`
+/// into `i32` lanes. CReLU: `madd(v, w)` sums pairs of `v · w`.
 #[target_feature(enable = "avx2")]
-pub fn screlu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
+pub fn activated_dot<const SQUARE: bool>(acc: &[Block], w: &[Block], qa: i16) -> i64 {
     let zero = _mm256_setzero_si256();
     let max = _mm256_set1_epi16(qa);
     let mut sum = _mm256_setzero_si256();
@@ -87,24 +88,12 @@ pub fn screlu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
         let (a, w) = (load(a), load(w));
         for i in 0..2 {
             let v = _mm256_min_epi16(_mm256_max_epi16(a[i], zero), max);
-            let vw = _mm256_mullo_epi16(v, w[i]);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
-        }
-    }
-    sum_lanes(sum)
-}
-
-/// CReLU dot product: `madd(clamp(acc, 0, qa), w)` sums pairs of `v · w` into `i32` lanes.
-#[target_feature(enable = "avx2")]
-pub fn crelu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
-    let zero = _mm256_setzero_si256();
-    let max = _mm256_set1_epi16(qa);
-    let mut sum = _mm256_setzero_si256();
-    for (a, w) in acc.iter().zip(w) {
-        let (a, w) = (load(a), load(w));
-        for i in 0..2 {
-            let v = _mm256_min_epi16(_mm256_max_epi16(a[i], zero), max);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, w[i]));
+            let products = if SQUARE {
+                _mm256_madd_epi16(_mm256_mullo_epi16(v, w[i]), v)
+            } else {
+                _mm256_madd_epi16(v, w[i])
+            };
+            sum = _mm256_add_epi32(sum, products);
         }
     }
     sum_lanes(sum)

@@ -64,30 +64,22 @@ pub fn add_assign(dst: &mut [Block], add: &[Block]) {
     }
 }
 
-/// SCReLU dot product: `v = clamp(acc, 0, qa)`, then `v · w` in `i16` (exact by the loader's
-/// bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w` into `i32` lanes.
+/// Output dot product over `v = clamp(acc, 0, qa)`. SCReLU (`SQUARE`): `v · w` in `i16` (exact
+/// by the loader's bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w`
+/// into `i32` lanes. CReLU: `madd(v, w)` sums pairs of `v · w`.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub fn screlu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
+pub fn activated_dot<const SQUARE: bool>(acc: &[Block], w: &[Block], qa: i16) -> i64 {
     let zero = _mm512_setzero_si512();
     let max = _mm512_set1_epi16(qa);
     let mut sum = _mm512_setzero_si512();
     for (a, w) in acc.iter().zip(w) {
         let v = _mm512_min_epi16(_mm512_max_epi16(load(a), zero), max);
-        let vw = _mm512_mullo_epi16(v, load(w));
-        sum = _mm512_add_epi32(sum, _mm512_madd_epi16(vw, v));
-    }
-    sum_lanes(sum)
-}
-
-/// CReLU dot product: `madd(clamp(acc, 0, qa), w)` sums pairs of `v · w` into `i32` lanes.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub fn crelu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
-    let zero = _mm512_setzero_si512();
-    let max = _mm512_set1_epi16(qa);
-    let mut sum = _mm512_setzero_si512();
-    for (a, w) in acc.iter().zip(w) {
-        let v = _mm512_min_epi16(_mm512_max_epi16(load(a), zero), max);
-        sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, load(w)));
+        let products = if SQUARE {
+            _mm512_madd_epi16(_mm512_mullo_epi16(v, load(w)), v)
+        } else {
+            _mm512_madd_epi16(v, load(w))
+        };
+        sum = _mm512_add_epi32(sum, products);
     }
     sum_lanes(sum)
 }

@@ -177,31 +177,28 @@ impl Simd {
     /// fits an `i16` and the partial sums fit the `i32` lanes (the net loader checks both).
     #[inline]
     pub fn screlu_dot(self, acc: &[Block], w: &[Block], qa: i16) -> i64 {
-        debug_assert!(acc.len() == w.len());
-        match self.0 {
-            Level::Portable => portable::screlu_dot(acc, w, qa),
-            // SAFETY: `Level::Avx2` is only built after AVX2 was detected (see `add_sub`).
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { avx2::screlu_dot(acc, w, qa) },
-            // SAFETY: `Level::Avx512` is only built after AVX-512F and AVX-512BW were detected.
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { avx512::screlu_dot(acc, w, qa) },
-        }
+        self.activated_dot::<true>(acc, w, qa)
     }
 
     /// `Σ clamp(acc, 0, qa) · w` over all lanes, exactly, provided the partial sums fit the
     /// `i32` lanes (the net loader checks it).
     #[inline]
     pub fn crelu_dot(self, acc: &[Block], w: &[Block], qa: i16) -> i64 {
+        self.activated_dot::<false>(acc, w, qa)
+    }
+
+    /// The output layer's dot product, squared activation if `SQUARE` (SCReLU), else CReLU.
+    #[inline]
+    fn activated_dot<const SQUARE: bool>(self, acc: &[Block], w: &[Block], qa: i16) -> i64 {
         debug_assert!(acc.len() == w.len());
         match self.0 {
-            Level::Portable => portable::crelu_dot(acc, w, qa),
+            Level::Portable => portable::activated_dot::<SQUARE>(acc, w, qa),
             // SAFETY: `Level::Avx2` is only built after AVX2 was detected (see `add_sub`).
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { avx2::crelu_dot(acc, w, qa) },
+            Level::Avx2 => unsafe { avx2::activated_dot::<SQUARE>(acc, w, qa) },
             // SAFETY: `Level::Avx512` is only built after AVX-512F and AVX-512BW were detected.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { avx512::crelu_dot(acc, w, qa) },
+            Level::Avx512 => unsafe { avx512::activated_dot::<SQUARE>(acc, w, qa) },
         }
     }
 }

@@ -57,15 +57,15 @@ fn pairwise_dot(acc: &[Block], w: &[Block], prepare: impl Fn(i16, i16) -> (i16, 
     lanes.iter().map(|&l| i64::from(l)).sum()
 }
 
-/// `v = clamp(acc, 0, qa)`; `v · w` in `i16` like the vector paths (exact by the loader's
-/// bound), then times `v`.
-pub fn screlu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
+/// Output dot product over `v = clamp(acc, 0, qa)`: SCReLU (`SQUARE`) forms `v · w` in `i16`
+/// like the vector paths (exact by the loader's bound), then times `v`; CReLU is `v · w`.
+pub fn activated_dot<const SQUARE: bool>(acc: &[Block], w: &[Block], qa: i16) -> i64 {
     pairwise_dot(acc, w, |a, w| {
         let v = a.clamp(0, qa);
-        (v.wrapping_mul(w), v)
+        if SQUARE {
+            (v.wrapping_mul(w), v)
+        } else {
+            (v, w)
+        }
     })
-}
-
-pub fn crelu_dot(acc: &[Block], w: &[Block], qa: i16) -> i64 {
-    pairwise_dot(acc, w, |a, w| (a.clamp(0, qa), w))
 }
