@@ -144,7 +144,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::super::game::{PlayedMove, TerminationKind};
-    use super::super::protocol::Score;
+    use super::super::wire::Score;
     use super::*;
     use engine_core::rules::GameResult;
     use engine_core::Position;

@@ -9,7 +9,7 @@ mod engine_process;
 mod game;
 mod openings;
 mod pgn;
-mod protocol;
+mod pool;
 mod recovery;
 mod report;
 mod sprt;
@@ -18,7 +18,7 @@ mod swiss;
 mod tally;
 mod tiebreak;
 mod tournament;
-mod worker;
+mod wire;
 
 use clock::TimeControl;
 use engine_config::EngineConfig;
