@@ -3,8 +3,8 @@
 //! deterministic signature of the search (quoted in commit messages when it changes); nodes/s
 //! measures speed.
 
+use crate::limits::SearchLimits;
 use crate::search::history::History;
-use crate::search::limits::SearchLimits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchControl, SearchRequest};
 use crate::time::TimeBudget;

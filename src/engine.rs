@@ -3,11 +3,11 @@
 //! while the search runs on its own thread.
 
 use crate::eval;
+use crate::limits::{SearchLimits, SideClock};
 use crate::options::{Effect, OptionError, Options};
 use crate::protocol::command::{Command, Dialect, GoParams, PositionSpec};
 use crate::protocol::output::{self, emit, Format};
 use crate::search::history::History;
-use crate::search::limits::{Clock, SearchLimits};
 use crate::search::score::{is_mate, mated_in, MATE_BOUND};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, SearchControl, SearchRequest};
@@ -334,6 +334,7 @@ impl Engine {
         let mut l = SearchLimits {
             depth: g.depth.map(|d| d.clamp(1, 120) as i32),
             nodes: g.nodes,
+            soft_nodes: None,
             mate: g.mate,
             movetime_ms: g.movetime,
             clock: None,
@@ -345,7 +346,7 @@ impl Engine {
             Color::Black => (g.btime, g.binc),
         };
         if let Some(t) = time {
-            l.clock = Some(Clock {
+            l.clock = Some(SideClock {
                 time_ms: t,
                 inc_ms: inc.unwrap_or(0),
                 movestogo: g.movestogo,
@@ -357,7 +358,7 @@ impl Engine {
             } else {
                 1
             };
-            l.clock = Some(Clock {
+            l.clock = Some(SideClock {
                 time_ms: t.saturating_mul(unit),
                 inc_ms: g.increment.unwrap_or(0).saturating_mul(unit),
                 movestogo: g.movestogo,

@@ -6,7 +6,6 @@
 //! calling thread, then stops the helpers and returns the main worker's decision.
 
 pub mod history;
-pub mod limits;
 pub mod ordering;
 pub mod rules;
 pub mod score;
@@ -14,11 +13,11 @@ pub mod see;
 pub mod tt;
 pub mod worker;
 
+use crate::limits::SearchLimits;
 use crate::time::TimeBudget;
 use engine_core::rules::RuleOptions;
 use engine_core::{Move, Position};
 use history::History;
-use limits::SearchLimits;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -11,6 +11,7 @@ use super::see::{see_ge, value_on};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::evaluate;
+use crate::time::TimeManager;
 use engine_core::rules::{counted_plies_of, CheckCounting};
 use engine_core::{Color, Move, Piece, PieceKind, Position};
 use once_cell::sync::Lazy;
@@ -19,8 +20,6 @@ use std::time::Duration;
 
 /// Stack size of search threads: the recursion keeps a move list per ply.
 pub const THREAD_STACK_BYTES: usize = 32 * 1024 * 1024;
-/// The main thread looks at the clock every this many nodes (a power of two).
-pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
 /// Aspiration windows start at this half-width once the depth reaches [`ASPIRATION_MIN_DEPTH`].
 const ASPIRATION_WINDOW: i32 = 24;
@@ -143,6 +142,8 @@ pub struct Worker<'a> {
     node_counter: &'a AtomicU64,
     history: &'a mut History,
     report: Option<&'a (dyn Fn(&Info) + Sync)>,
+    /// Node, time and iteration limits (consulted by the main thread only).
+    time: TimeManager,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -188,6 +189,7 @@ impl<'a> Worker<'a> {
             node_counter: ctl.node_counter(id),
             history,
             report,
+            time: TimeManager::new(&req.limits, req.budget),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -250,21 +252,15 @@ impl<'a> Worker<'a> {
             return true;
         }
         if self.is_main() && self.completed_depth >= 1 {
-            if let Some(limit) = self.req.limits.nodes {
-                if self.nodes >= limit
-                    || (self.nodes % CLOCK_CHECK_INTERVAL == 0 && self.ctl.total_nodes() >= limit)
-                {
-                    self.stop_all();
-                    return true;
-                }
-            }
-            if self.nodes % CLOCK_CHECK_INTERVAL == 0 {
-                if let Some(hard) = self.req.budget.hard {
-                    if !self.ctl.pondering.load(Ordering::Relaxed) && self.ctl.elapsed() >= hard {
-                        self.stop_all();
-                        return true;
-                    }
-                }
+            let ctl = self.ctl;
+            let must_abort = self.time.must_abort(
+                self.nodes,
+                || ctl.total_nodes(),
+                || (!ctl.pondering.load(Ordering::Relaxed)).then(|| ctl.elapsed()),
+            );
+            if must_abort {
+                self.stop_all();
+                return true;
             }
         }
         false
@@ -350,9 +346,6 @@ impl<'a> Worker<'a> {
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = self.req.multipv.clamp(1, self.root_moves.len());
-        let mut last_best = Move::NULL;
-        let mut instability = 0.0f64;
-        let mut last_score = -INFINITE;
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
@@ -395,36 +388,16 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            instability = instability * 0.5
-                + if best_mv != last_best && depth > 1 {
-                    1.0
-                } else {
-                    0.0
-                };
-            let drop = if last_score > -INFINITE {
-                last_score - score
-            } else {
-                0
-            };
-            last_best = best_mv;
-            last_score = score;
-            if let Some(soft) = self.req.budget.soft {
-                if self.ctl.pondering.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let mut scale = 0.6 + instability * 0.8;
-                if drop > 30 {
-                    scale *= 1.4;
-                }
-                if drop > 80 {
-                    scale *= 1.3;
-                }
-                if self.root_moves.len() == 1 {
-                    scale = 0.1;
-                }
-                if self.elapsed().as_secs_f64() > soft.as_secs_f64() * scale {
-                    break;
-                }
+            let ctl = self.ctl;
+            if self.time.stop_after_iteration(
+                depth,
+                best_mv,
+                score,
+                self.root_moves.len(),
+                ctl.total_nodes(),
+                || (!ctl.pondering.load(Ordering::Relaxed)).then(|| ctl.elapsed()),
+            ) {
+                break;
             }
         }
         if self.is_main() {
@@ -1025,7 +998,7 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::SearchLimits;
+    use crate::limits::SearchLimits;
     use crate::time::TimeBudget;
     use engine_core::rules::RuleOptions;
     use engine_core::{move_text, RankBase};
