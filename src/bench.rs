@@ -4,8 +4,8 @@
 //! measures speed.
 
 use crate::limits::SearchLimits;
-use crate::search::history::History;
 use crate::search::tt::TranspositionTable;
+use crate::search::worker::ThreadData;
 use crate::search::{self, SearchControl, SearchRequest};
 use crate::time::TimeBudget;
 use engine_core::rules::RuleOptions;
@@ -32,7 +32,7 @@ pub struct BenchReport {
 /// Searches every bench position to `depth`, printing one line per position and the totals.
 pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
     let tt = TranspositionTable::new(BENCH_HASH_MB);
-    let mut histories = vec![History::default()];
+    let mut threads = vec![ThreadData::default()];
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -43,7 +43,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
             )
         })?;
         tt.clear();
-        histories[0].clear();
+        threads[0].history.clear();
         let root_moves = pos.legal_moves().to_vec();
         if root_moves.is_empty() {
             writeln!(out, "position {:>2}: no legal move", i + 1)?;
@@ -63,7 +63,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
             pos,
         };
         let ctl = SearchControl::new(1, false);
-        let r = search::run(&req, &tt, &ctl, &mut histories, &|_| {});
+        let r = search::run(&req, &tt, &ctl, &mut threads, &mut |_| {});
         writeln!(
             out,
             "position {:>2}: {} nodes, best {}",

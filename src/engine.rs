@@ -7,9 +7,9 @@ use crate::limits::{SearchLimits, SideClock};
 use crate::options::{Effect, OptionError, Options};
 use crate::protocol::command::{Command, Dialect, GoParams, PositionSpec};
 use crate::protocol::output::{self, emit, Format};
-use crate::search::history::History;
 use crate::search::score::{is_mate, mated_in, MATE_BOUND};
 use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::worker::ThreadData;
 use crate::search::{self, SearchControl, SearchRequest};
 use crate::time;
 use engine_core::{Color, Move, Position, RankBase};
@@ -45,7 +45,7 @@ pub enum Flow {
 
 struct Running {
     ctl: Arc<SearchControl>,
-    handle: JoinHandle<Vec<History>>,
+    handle: JoinHandle<Vec<ThreadData>>,
 }
 
 /// The engine controller.
@@ -59,7 +59,7 @@ pub struct Engine {
     moves: Vec<Move>,
     banned: Vec<Move>,
     tt: Arc<TranspositionTable>,
-    histories: Vec<History>,
+    histories: Vec<ThreadData>,
     running: Option<Running>,
     /// True from `go` until the search thread has printed its `bestmove`.
     thinking: Arc<Mutex<bool>>,
@@ -78,7 +78,9 @@ impl Engine {
             moves: Vec::new(),
             banned: Vec::new(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            histories: (0..options.threads).map(|_| History::default()).collect(),
+            histories: (0..options.threads)
+                .map(|_| ThreadData::default())
+                .collect(),
             options,
             running: None,
             thinking: Arc::new(Mutex::new(false)),
@@ -108,7 +110,7 @@ impl Engine {
                 Err(_) => {
                     emit(&output::error("the search thread failed; state reset"));
                     self.histories = (0..self.options.threads)
-                        .map(|_| History::default())
+                        .map(|_| ThreadData::default())
                         .collect();
                     if let Ok(mut t) = self.thinking.lock() {
                         *t = false;
@@ -203,7 +205,7 @@ impl Engine {
     fn new_game(&mut self) {
         self.tt.clear();
         for h in &mut self.histories {
-            h.clear();
+            h.history.clear();
         }
     }
 
@@ -254,7 +256,7 @@ impl Engine {
             Effect::NewGame => self.new_game(),
             Effect::Threads => {
                 self.histories
-                    .resize_with(self.options.threads, History::default);
+                    .resize_with(self.options.threads, ThreadData::default);
             }
         }
     }
@@ -453,7 +455,7 @@ impl Engine {
             rules: self.options.rules.clone(),
         };
         let mut histories = std::mem::take(&mut self.histories);
-        histories.resize_with(self.options.threads.max(1), History::default);
+        histories.resize_with(self.options.threads.max(1), ThreadData::default);
         let tt = Arc::clone(&self.tt);
         let thinking = Arc::clone(&self.thinking);
         if let Ok(mut t) = thinking.lock() {
@@ -465,12 +467,12 @@ impl Engine {
             .name("search-main".into())
             .stack_size(search::worker::THREAD_STACK_BYTES)
             .spawn(move || {
-                let report = |info: &search::Info| {
+                let mut report = |info: &search::Info| {
                     for line in output::info(info, &f) {
                         emit(&line);
                     }
                 };
-                let result = search::run(&req, &tt, &ctl2, &mut histories, &report);
+                let result = search::run(&req, &tt, &ctl2, &mut histories, &mut report);
                 // An infinite or ponder search holds its answer until stop / ponderhit.
                 while !ctl2.stop_requested.load(Ordering::SeqCst)
                     && (req.limits.waits_for_stop() || ctl2.pondering.load(Ordering::SeqCst))
@@ -502,7 +504,7 @@ impl Engine {
                     *t = false;
                 }
                 self.histories = (0..self.options.threads)
-                    .map(|_| History::default())
+                    .map(|_| ThreadData::default())
                     .collect();
                 emit(&output::error(&format!(
                     "cannot start the search thread: {e}"

@@ -32,9 +32,13 @@ pub struct Position {
     pub(crate) checkers: Bitboard,
 }
 
-/// What [`Position::make_move`] needs to restore the previous position.
+/// What [`Position::make_move`] needs to restore the previous position, and a neutral record of
+/// what the move changed on the board (for incremental evaluation): `moved` went from the move's
+/// `from` square to its `to` square, removing `captured` there.
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
+    /// The piece that moved (`None` for a null move).
+    pub moved: Option<Piece>,
     /// The piece captured by the move, if any.
     pub captured: Option<Piece>,
     key: u64,
@@ -263,6 +267,7 @@ impl Position {
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let (from, to) = (mv.from(), mv.to());
         let undo = Undo {
+            moved: self.board[from.index()],
             captured: self.board[to.index()],
             key: self.key,
             no_capture_plies: self.no_capture_plies,
@@ -319,6 +324,7 @@ impl Position {
     pub fn make_null(&mut self) -> Undo {
         debug_assert!(!self.in_check());
         let undo = Undo {
+            moved: None,
             captured: None,
             key: self.key,
             no_capture_plies: self.no_capture_plies,

@@ -7,6 +7,10 @@
 
 pub mod history;
 pub mod ordering;
+pub mod params;
+mod pvs;
+mod qsearch;
+mod root;
 pub mod rules;
 pub mod score;
 pub mod see;
@@ -17,12 +21,11 @@ use crate::limits::SearchLimits;
 use crate::time::TimeBudget;
 use engine_core::rules::RuleOptions;
 use engine_core::{Move, Position};
-use history::History;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
-use worker::Worker;
+use worker::{RootMove, ThreadData, Worker};
 
 /// Flags and counters the controller shares with a running search.
 pub struct SearchControl {
@@ -181,34 +184,40 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes over all threads.
     pub nodes: u64,
+    /// The first `multipv` root lines, best first (the first is the best move's): each with its
+    /// score (and bound) from the last iteration that scored it, and its principal variation.
+    pub lines: Vec<RootMove>,
 }
 
-/// Runs a search on `histories.len()` threads (at least one) and returns the main thread's
+/// Runs a search on `threads.len()` threads (at least one) and returns the main thread's
 /// decision. `report` receives the main thread's progress.
 pub fn run(
     req: &SearchRequest,
     tt: &TranspositionTable,
     ctl: &SearchControl,
-    histories: &mut [History],
-    report: &(dyn Fn(&Info) + Sync),
+    threads: &mut [ThreadData],
+    report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     tt.new_search();
-    let (main_history, helpers) = histories
+    let (main_data, helpers) = threads
         .split_first_mut()
-        .expect("at least one history table");
+        .expect("at least one search thread");
     let result = std::thread::scope(|scope| {
-        for (i, h) in helpers.iter_mut().enumerate() {
+        for (i, data) in helpers.iter_mut().enumerate() {
             let id = i + 1;
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("search-helper-{id}"))
                 .stack_size(worker::THREAD_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(id, req, tt, ctl, h, None);
+                    let mut w = Worker::new(id, req, tt, ctl, data, None);
                     w.iterative_deepening();
-                })
-                .expect("spawning a search helper thread");
+                });
+            // Out of threads: search with the helpers that did start.
+            if spawned.is_err() {
+                break;
+            }
         }
-        let mut main = Worker::new(0, req, tt, ctl, main_history, Some(report));
+        let mut main = Worker::new(0, req, tt, ctl, main_data, Some(report));
         main.iterative_deepening();
         ctl.stop.store(true, Ordering::SeqCst);
         main.result()
