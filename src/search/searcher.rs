@@ -103,14 +103,14 @@ impl Searcher {
         &self.tt
     }
 
-    /// Replaces the table by an empty one of `mb` megabytes; on failure the old table (and its
-    /// contents) stays and the error says why.
+    /// Replaces the table by an empty one of `mb` megabytes (at least 1). On failure the error
+    /// says why and an empty table of the old size takes its place.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
         let mb = mb.max(1);
-        // Free the old table first when it is the only owner, so that its memory can be reused.
-        let old = std::mem::replace(&mut self.tt, Arc::new(TranspositionTable::new(1)));
-        let old_mb = self.hash_mb;
-        drop(old);
+        // Free the old table first (unless a caller still holds it), so that its memory can be
+        // reused for the new one.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let old_mb = std::mem::replace(&mut self.hash_mb, 1);
         match TranspositionTable::try_new(mb) {
             Ok(tt) => {
                 self.tt = Arc::new(tt);
@@ -118,7 +118,10 @@ impl Searcher {
                 Ok(())
             }
             Err(e) => {
-                self.tt = Arc::new(TranspositionTable::try_new(old_mb)?);
+                if let Ok(tt) = TranspositionTable::try_new(old_mb) {
+                    self.tt = Arc::new(tt);
+                    self.hash_mb = old_mb;
+                }
                 Err(e)
             }
         }
