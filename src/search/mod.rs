@@ -7,6 +7,7 @@
 //! reporting) on the calling thread, then stops the helpers and returns the main worker's
 //! decision.
 
+mod control;
 pub mod history;
 pub mod ordering;
 pub mod params;
@@ -24,91 +25,13 @@ use crate::limits::SearchLimits;
 use crate::time::TimeBudget;
 use engine_core::rules::RuleOptions;
 use engine_core::{Move, Position};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
 use tt::TranspositionTable;
 use worker::{RootMove, ThreadData, Worker};
 
+pub use control::SearchControl;
 pub use searcher::{SearchOptions, Searcher};
 pub use worker::THREAD_STACK_BYTES;
-
-/// Flags and counters the controller shares with a running search.
-pub struct SearchControl {
-    /// Set by `stop`, `quit`, the time manager or the main worker when done; every worker
-    /// checks it at every node.
-    pub stop: AtomicBool,
-    /// The GUI sent `stop` (or `quit`): a held `bestmove` (infinite or ponder search) is due.
-    pub stop_requested: AtomicBool,
-    /// True during `go ponder` until `ponderhit`: no time limit applies and `bestmove` is held.
-    pub pondering: AtomicBool,
-    /// The GUI offered a draw (UCCI `go draw` / `ponderhit draw`).
-    pub draw_offered: AtomicBool,
-    /// When the clock started for this search (reset by `ponderhit`).
-    clock_start: Mutex<Instant>,
-    /// Nodes per thread, published by each worker (one cache line each: every worker writes its
-    /// counter at every node, and counters sharing a line would make the threads fight over it).
-    nodes: Vec<PaddedCounter>,
-}
-
-/// An `AtomicU64` alone on its cache line(s).
-#[repr(align(128))]
-#[derive(Default)]
-struct PaddedCounter(AtomicU64);
-
-impl SearchControl {
-    /// Fresh control for a search on `threads` threads.
-    pub fn new(threads: usize, pondering: bool) -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            stop_requested: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            draw_offered: AtomicBool::new(false),
-            clock_start: Mutex::new(Instant::now()),
-            nodes: (0..threads.max(1))
-                .map(|_| PaddedCounter::default())
-                .collect(),
-        }
-    }
-
-    /// Switches a ponder search to a normal one: the clock starts now.
-    pub fn ponderhit(&self) {
-        if let Ok(mut s) = self.clock_start.lock() {
-            *s = Instant::now();
-        }
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    /// Time since the clock started (since `go`, or since `ponderhit`).
-    pub fn elapsed(&self) -> Duration {
-        self.clock_start
-            .lock()
-            .map(|s| s.elapsed())
-            .unwrap_or_default()
-    }
-
-    /// The GUI's `stop`: aborts the workers and releases a held `bestmove`.
-    pub fn request_stop(&self) {
-        self.stop_requested.store(true, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether the search was told to stop.
-    #[inline(always)]
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Total nodes over all threads.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
-    }
-
-    /// The node counter thread `id` publishes to.
-    pub(crate) fn node_counter(&self, id: usize) -> &AtomicU64 {
-        &self.nodes[id.min(self.nodes.len() - 1)].0
-    }
-}
 
 /// Bound of a reported score.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -121,7 +44,7 @@ pub enum ScoreBound {
     Upper,
 }
 
-/// One line of search progress, formatted per dialect by the protocol front end.
+/// One event of search progress (the protocol front end formats it per dialect).
 #[derive(Clone, Debug)]
 pub enum Info {
     /// A finished (or failed) iteration of one PV line.

@@ -5,9 +5,9 @@
 use super::berger;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
-use super::game::GameSettings;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
+use super::play::GameSettings;
 use super::pool::{Finished, Job, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
 use super::report;
