@@ -267,8 +267,8 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let (from, to) = (mv.from(), mv.to());
-        let undo = Undo {
-            moved: self.board[from.index()],
+        let mut undo = Undo {
+            moved: None,
             captured: self.board[to.index()],
             key: self.key,
             no_capture_plies: self.no_capture_plies,
@@ -279,6 +279,7 @@ impl Position {
             self.take(to);
         }
         let piece = self.take(from);
+        undo.moved = Some(piece);
         self.put(piece, to);
         let us = self.side;
         if us == Color::Black {
