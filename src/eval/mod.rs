@@ -77,12 +77,6 @@ impl Evaluator {
     }
 }
 
-/// The handcrafted evaluation of `pos`, for callers outside a search (the UCCI `go depth 0`
-/// answer, the `eval` command).
-pub fn evaluate(pos: &Position) -> i32 {
-    hce::evaluate(pos)
-}
-
 /// A term-by-term breakdown for the `eval` protocol command (Red's point of view, tapered).
 pub fn explain(pos: &Position) -> String {
     hce::explain(pos)
