@@ -1,19 +1,23 @@
-//! The controller: owns the position, the game history, the options, the hash table and the
-//! running search; applies commands in order and answers `stop`, `isready` and `ponderhit`
-//! while the search runs on its own thread.
+//! The controller: owns the game, the options and the [`Searcher`], runs a search on its own
+//! thread and answers `stop`, `ponderhit` and queries while it runs.
+//!
+//! It knows no protocol. A front end calls its methods with typed requests (move text comes with
+//! its rank numbering) and gets typed answers: synchronous ones as return values (a refused
+//! request is an `Err` with the reason) and everything a `go` produces, in order, as [`Event`]s
+//! through the listener given to [`Engine::new`] (called from the search thread too), the way
+//! Pikafish's `Engine` reports through `set_on_update_full` and `set_on_bestmove`.
 
 use crate::eval;
+use crate::game::Game;
+use crate::limits::{SearchLimits, SideClock};
 use crate::options::{Effect, OptionError, Options};
-use crate::protocol::command::{Command, Dialect, GoParams, PositionSpec};
-use crate::protocol::output::{self, emit, Format};
-use crate::search::history::History;
-use crate::search::limits::{Clock, SearchLimits};
 use crate::search::score::{is_mate, mated_in, MATE_BOUND};
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, SearchControl, SearchRequest};
-use crate::time;
+use crate::search::{self, SearchControl, SearchOptions, Searcher};
+use engine_core::rules::Verdict;
 use engine_core::{Color, Move, Position, RankBase};
-use std::sync::atomic::Ordering;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -23,346 +27,386 @@ pub const ENGINE_NAME: &str = concat!("Cotuong ", env!("CARGO_PKG_VERSION"));
 /// Announced by `id author`.
 pub const ENGINE_AUTHOR: &str = "the Cotuong developers";
 
-/// UCCI: resign when the score is at most minus this (internal units; two chariots or so) ...
+/// Resign when the score is at most minus this (internal units; two chariots or so) ...
 const RESIGN_SCORE: i32 = 1_800;
 /// ... and the search reached at least this depth.
 const RESIGN_MIN_DEPTH: i32 = 8;
-/// UCCI: accept an offered draw when our score is at most this.
+/// Accept an offered draw when our score is at most this.
 const DRAW_ACCEPT_MAX: i32 = 30;
-/// UCCI: offer a draw ourselves when the search proves an exact draw score this deep.
+/// Offer a draw ourselves when the search proves an exact draw score this deep.
 const DRAW_OFFER_MIN_DEPTH: i32 = 10;
-/// How often a held `bestmove` (infinite / ponder search) polls for `stop` or `ponderhit`.
+/// How often a held best move (infinite / ponder search) polls for `stop` or `ponderhit`.
 const HOLD_POLL: Duration = Duration::from_millis(1);
+/// Deepest `depth` a `go` may ask for (plies).
+const MAX_GO_DEPTH: u32 = 120;
 
-/// Whether the controller keeps running after a command.
+/// What the engine proposes along with its move, for protocols that carry it (UCCI).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Read the next command.
-    Continue,
-    /// Exit.
-    Quit,
+pub enum Offer {
+    /// Offer a draw, or accept the opponent's offer.
+    Draw,
+    /// Give up.
+    Resign,
 }
 
+/// What a `go` produces, in order, through the listener.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// The referee's verdict on the game, reported when `go` starts on the
+    /// `RepetitionThreshold`-th occurrence of the position (the search still runs).
+    RuleVerdict(Verdict),
+    /// A problem with part of a `go` that did not stop it (an unparsable `searchmoves` move).
+    Error(String),
+    /// Search progress.
+    Info(search::Info),
+    /// The search's answer.
+    BestMove {
+        /// The move to play.
+        best: Move,
+        /// The expected reply, when known.
+        ponder: Option<Move>,
+        /// A draw offer or acceptance, or a resignation.
+        offer: Option<Offer>,
+    },
+    /// No move to search (the side to move has lost): `score` is the lost score.
+    NoMove {
+        /// Score of the side to move.
+        score: i32,
+    },
+    /// A `go` with depth 0: the static evaluation instead of a search, no move.
+    StaticEval {
+        /// Score of the side to move.
+        score: i32,
+    },
+}
+
+/// Receives the engine's events (from the search thread too).
+pub type Listener = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// Why `setoption` did nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetOptionError {
+    /// Not an option of this engine (front ends usually just note it).
+    Unknown(String),
+    /// Refused: a bad value, or a change that cannot happen now.
+    Refused(String),
+}
+
+/// The side to move's clock, or both sides' (the engine takes the side to move's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clocks {
+    /// Red's clock.
+    pub red: Option<SideClock>,
+    /// Black's clock.
+    pub black: Option<SideClock>,
+    /// The side to move's clock, whichever side that is; preferred over `red`/`black`.
+    pub side_to_move: Option<SideClock>,
+}
+
+/// A `go`, in typed form: times in milliseconds, move text with its rank numbering.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoRequest {
+    /// Ponder search: no clock until `ponderhit`, the answer held until then.
+    pub ponder: bool,
+    /// The opponent offers a draw.
+    pub draw_offered: bool,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Depth limit; 0 means no search: report the static evaluation.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Mate in at most this many moves.
+    pub mate: Option<u32>,
+    /// Fixed time for this move (ms).
+    pub movetime_ms: Option<u64>,
+    /// Clocks.
+    pub clocks: Clocks,
+    /// Search only these moves (text; those that do not parse are reported and skipped).
+    pub searchmoves: Vec<String>,
+    /// Rank numbering of `searchmoves`.
+    pub notation: RankBase,
+}
+
+/// A transposition-table entry as `probe` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashEntry {
+    /// The stored move, if it is legal in the probed position.
+    pub mv: Option<Move>,
+    /// Stored score (internal units, node-relative for mates).
+    pub score: i32,
+    /// How the score bounds the true value (`Bound::None`: no score, move only).
+    pub bound: Bound,
+    /// Depth the score was searched to.
+    pub depth: i32,
+}
+
+/// A search running on its own thread.
 struct Running {
     ctl: Arc<SearchControl>,
-    handle: JoinHandle<Vec<History>>,
+    /// The opponent's draw offer, which `ponderhit` may add while the search runs.
+    draw_offered: Arc<AtomicBool>,
+    /// The searcher's table, for `probe` while the search runs.
+    tt: Arc<TranspositionTable>,
+    handle: JoinHandle<Searcher>,
 }
 
 /// The engine controller.
 pub struct Engine {
-    dialect: Dialect,
     options: Options,
-    /// The position the GUI's move list starts from (for the referee's root verdict).
-    start: Position,
-    pos: Position,
-    keys: Vec<u64>,
-    moves: Vec<Move>,
+    game: Game,
+    /// Root moves excluded until the next position (UCCI `banmoves`).
     banned: Vec<Move>,
-    tt: Arc<TranspositionTable>,
-    histories: Vec<History>,
+    /// The searcher while idle; `None` while it is lent to the search thread.
+    searcher: Option<Searcher>,
     running: Option<Running>,
-    /// True from `go` until the search thread has printed its `bestmove`.
+    /// True from `go` until the search thread has sent its best move.
     thinking: Arc<Mutex<bool>>,
+    listener: Listener,
 }
 
 impl Engine {
-    /// A fresh engine in the start position, speaking `dialect`.
-    pub fn new(dialect: Dialect) -> Engine {
+    /// A fresh engine in the start position, reporting to `listener`; an error if the default
+    /// hash table cannot be allocated.
+    pub fn new(listener: Listener) -> Result<Engine, String> {
         let options = Options::default();
-        let pos = Position::startpos();
-        Engine {
-            dialect,
-            keys: vec![pos.key()],
-            start: pos.clone(),
-            pos,
-            moves: Vec::new(),
-            banned: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            histories: (0..options.threads).map(|_| History::default()).collect(),
+        let searcher = Searcher::new(options.hash_mb, options.threads)?;
+        Ok(Engine {
+            searcher: Some(searcher),
             options,
+            game: Game::startpos(),
+            banned: Vec::new(),
             running: None,
             thinking: Arc::new(Mutex::new(false)),
-        }
+            listener,
+        })
     }
 
-    fn format(&self) -> Format {
-        Format {
-            dialect: self.dialect,
-            rank_base: match self.dialect {
-                Dialect::Uci => self.options.rank_base(),
-                Dialect::Ucci => RankBase::Zero,
-            },
-            show_wdl: self.options.show_wdl,
-        }
+    /// The current option values.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
-    fn is_thinking(&self) -> bool {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Whether a search is running (until its best move has been sent).
+    pub fn is_searching(&self) -> bool {
         self.thinking.lock().map(|t| *t).unwrap_or(false)
     }
 
-    /// Waits for a finished (or stopping) search thread and takes its history tables back.
+    /// Waits for a finished (or stopping) search thread and takes the searcher back.
     fn join_search(&mut self) {
         if let Some(r) = self.running.take() {
-            match r.handle.join() {
-                Ok(h) => self.histories = h,
+            let searcher = match r.handle.join() {
+                Ok(s) => s,
                 Err(_) => {
-                    emit(&output::error("the search thread failed; state reset"));
-                    self.histories = (0..self.options.threads)
-                        .map(|_| History::default())
-                        .collect();
                     if let Ok(mut t) = self.thinking.lock() {
                         *t = false;
                     }
+                    (self.listener)(Event::Error(
+                        "the search thread failed; search state reset".into(),
+                    ));
+                    self.fresh_searcher()
                 }
-            }
+            };
+            self.searcher = Some(searcher);
         }
     }
 
-    /// Applies one command.
-    pub fn handle(&mut self, cmd: Command) -> Flow {
-        match cmd {
-            Command::Nothing => {}
-            Command::Uci => {
-                self.dialect = Dialect::Uci;
-                emit(&format!("id name {ENGINE_NAME}"));
-                emit(&format!("id author {ENGINE_AUTHOR}"));
-                for line in Options::declarations(Dialect::Uci) {
-                    emit(&line);
-                }
-                emit("uciok");
-            }
-            Command::Ucci => {
-                self.dialect = Dialect::Ucci;
-                emit(&format!("id name {ENGINE_NAME}"));
-                emit("id copyright 2026 the Cotuong developers, MIT licence");
-                emit(&format!("id author {ENGINE_AUTHOR}"));
-                emit("id user Cotuong users");
-                for line in Options::declarations(Dialect::Ucci) {
-                    emit(&line);
-                }
-                emit("ucciok");
-            }
-            Command::IsReady => emit("readyok"),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame => {
-                if self.is_thinking() {
-                    emit(&output::error("'ucinewgame' while searching is ignored"));
-                } else {
-                    self.join_search();
-                    self.new_game();
-                }
-            }
-            Command::Position(spec) => match self.build_position(&spec) {
-                Ok((start, pos, keys, moves)) => {
-                    self.start = start;
-                    self.pos = pos;
-                    self.keys = keys;
-                    self.moves = moves;
-                    self.banned.clear();
-                }
-                Err(e) => emit(&output::error(&e)),
-            },
-            Command::BanMoves(list) => self.ban_moves(&list),
-            Command::Go(g) => self.go(g),
-            Command::Stop => self.stop(),
-            Command::PonderHit { draw } => self.ponderhit(draw),
-            Command::Probe(spec) => self.probe(&spec),
-            Command::Display => self.display(),
-            Command::Eval => {
-                for line in eval::explain(&self.pos).lines() {
-                    emit(line);
-                }
-            }
-            Command::Bench { depth } => {
-                if self.is_thinking() {
-                    emit(&output::error("'bench' while searching is ignored"));
-                } else {
-                    self.join_search();
-                    let d = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                    let mut out = std::io::stdout().lock();
-                    if let Err(e) = crate::bench::run(d, &mut out) {
-                        drop(out);
-                        emit(&output::error(&format!("bench failed: {e}")));
-                    }
-                }
-            }
-            Command::Quit => {
-                if let Some(r) = &self.running {
-                    r.ctl.request_stop();
-                }
-                self.join_search();
-                if self.dialect == Dialect::Ucci {
-                    emit("bye");
-                }
-                return Flow::Quit;
-            }
-        }
-        Flow::Continue
+    /// A searcher for the current options (after a failure), falling back to the smallest table.
+    fn fresh_searcher(&self) -> Searcher {
+        Searcher::new(self.options.hash_mb, self.options.threads)
+            .or_else(|_| Searcher::new(1, self.options.threads))
+            .unwrap_or_else(|_| panic!("no memory for a 1 MB hash table"))
     }
 
-    fn new_game(&mut self) {
-        self.tt.clear();
-        for h in &mut self.histories {
-            h.clear();
+    /// The idle searcher (joining a finished search first).
+    fn searcher(&mut self) -> &mut Searcher {
+        self.join_search();
+        if self.searcher.is_none() {
+            self.searcher = Some(self.fresh_searcher());
+        }
+        match &mut self.searcher {
+            Some(s) => s,
+            None => unreachable!("a searcher was just installed"),
         }
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    /// New game: forget the table and the move-ordering statistics.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("'ucinewgame' while searching is ignored".into());
+        }
+        self.searcher().clear();
+        Ok(())
+    }
+
+    /// Applies `setoption`; on error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
         let mut next = self.options.clone();
-        let effect = match next.set(name, value) {
-            Ok(e) => e,
-            Err(OptionError::Unknown(n)) => {
-                emit(&output::info_string(&format!(
-                    "unknown option '{}' ignored",
-                    crate::protocol::command::excerpt(&n)
-                )));
-                return;
-            }
-            Err(OptionError::BadValue(msg)) => {
-                emit(&output::error(&msg));
-                return;
-            }
-        };
-        if effect != Effect::None && self.is_thinking() {
-            emit(&output::error(&format!(
+        let effect = next.set(name, value).map_err(|e| match e {
+            OptionError::Unknown(n) => SetOptionError::Unknown(n),
+            OptionError::BadValue(msg) => SetOptionError::Refused(msg),
+        })?;
+        if effect != Effect::None && self.is_searching() {
+            return Err(SetOptionError::Refused(format!(
                 "option '{name}' cannot change while searching"
             )));
-            return;
         }
-        if effect != Effect::None {
-            self.join_search();
-        }
-        if effect == Effect::ResizeHash {
-            // Drop the old table first so that its memory can be reused.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            match TranspositionTable::try_new(next.hash_mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
-                Err(e) => {
-                    emit(&output::error(&format!(
-                        "{e}; keeping {} MB",
-                        self.options.hash_mb
-                    )));
-                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
-                    return;
+        match effect {
+            Effect::None => {}
+            Effect::ResizeHash => {
+                let keep = self.options.hash_mb;
+                if let Err(e) = self.searcher().resize_hash(next.hash_mb) {
+                    return Err(SetOptionError::Refused(format!("{e}; keeping {keep} MB")));
                 }
             }
+            Effect::ClearHash => self.searcher().table().clear(),
+            Effect::NewGame => self.searcher().clear(),
+            Effect::Threads => self.searcher().set_threads(next.threads),
         }
         self.options = next;
-        match effect {
-            Effect::None | Effect::ResizeHash => {}
-            Effect::ClearHash => self.tt.clear(),
-            Effect::NewGame => self.new_game(),
-            Effect::Threads => {
-                self.histories
-                    .resize_with(self.options.threads, History::default);
+        Ok(())
+    }
+
+    /// Sets up the game: a FEN (`None`: the start position) and moves in `notation`. On error
+    /// the last good game stays.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+        notation: RankBase,
+    ) -> Result<(), String> {
+        self.game = Game::from_text(fen, moves, notation)?;
+        self.banned.clear();
+        Ok(())
+    }
+
+    /// Excludes root moves until the next position (UCCI `banmoves`); on error nothing changes.
+    pub fn ban_moves(&mut self, moves: &[String], notation: RankBase) -> Result<(), String> {
+        let pos = self.game.position();
+        self.banned = moves
+            .iter()
+            .map(|text| pos.parse_move(text, notation))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("banmoves: {e}"))?;
+        Ok(())
+    }
+
+    /// The table entry of the position a FEN and moves lead to, if any.
+    pub fn probe(
+        &self,
+        fen: Option<&str>,
+        moves: &[String],
+        notation: RankBase,
+    ) -> Result<Option<HashEntry>, String> {
+        let game = Game::from_text(fen, moves, notation)?;
+        let pos = game.position();
+        let tt = match (&self.searcher, &self.running) {
+            (Some(s), _) => s.table(),
+            (None, Some(r)) => &r.tt,
+            (None, None) => return Ok(None),
+        };
+        Ok(tt.probe(pos.key()).map(|e| HashEntry {
+            mv: (!e.mv.is_null() && pos.is_legal(e.mv)).then_some(e.mv),
+            score: e.score,
+            bound: e.bound,
+            depth: e.depth,
+        }))
+    }
+
+    /// The static evaluation of the current position (side to move's view), with the evaluator
+    /// the search uses.
+    pub fn static_eval(&self) -> i32 {
+        let pos = self.game.position();
+        let mut evaluator = match &self.searcher {
+            Some(s) => s.evaluator().clone(),
+            None => eval::Evaluator::default(),
+        };
+        evaluator.reset(pos);
+        evaluator.evaluate(pos)
+    }
+
+    /// Refuses work while a search runs; otherwise makes sure the search thread is joined.
+    fn idle_for(&mut self, what: &str) -> Result<(), String> {
+        if self.is_searching() {
+            let stopping = self
+                .running
+                .as_ref()
+                .is_some_and(|r| r.ctl.stop_requested.load(Ordering::SeqCst));
+            if !stopping {
+                return Err(format!(
+                    "'{what}' while searching is ignored (send 'stop' first)"
+                ));
             }
         }
+        self.join_search();
+        Ok(())
     }
 
-    /// Builds a position from a spec without touching the engine's state: the start position,
-    /// the current one, the keys of the game and its moves.
-    fn build_position(&self, spec: &PositionSpec) -> Result<PositionWithHistory, String> {
-        let start = match &spec.fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
-        };
-        let mut pos = start.clone();
-        let base = self.format().rank_base;
-        let mut keys = vec![pos.key()];
-        let mut moves = Vec::with_capacity(spec.moves.len());
-        for (i, text) in spec.moves.iter().enumerate() {
-            let mv = pos
-                .parse_move(text, base)
-                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
-            pos.make_move(mv);
-            keys.push(pos.key());
-            moves.push(mv);
+    /// `go perft N`: move-path counts of the current position, written to `out`.
+    pub fn perft(
+        &mut self,
+        depth: u32,
+        notation: RankBase,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        self.idle_for("go")?;
+        crate::perft::run(
+            self.game.position(),
+            depth,
+            true,
+            self.options.threads,
+            notation,
+            out,
+        )
+        .map(|_| ())
+        .map_err(|e| format!("perft failed: {e}"))
+    }
+
+    /// `bench [depth]`: the bench search, its report written to `out`.
+    pub fn bench(&mut self, depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("'bench' while searching is ignored".into());
         }
-        Ok((start, pos, keys, moves))
+        self.join_search();
+        crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), out)
+            .map(|_| ())
+            .map_err(|e| format!("bench failed: {e}"))
     }
 
-    /// How many times the current position has occurred since the last capture, counting this
-    /// occurrence (same placement and side to move).
-    fn root_occurrences(&self) -> usize {
-        let n = self.keys.len() - 1;
-        let span = usize::from(self.pos.no_capture_plies()).min(n);
-        1 + (2..=span)
-            .step_by(2)
-            .filter(|&back| self.keys[n - back] == self.keys[n])
-            .count()
-    }
-
-    /// At the `RepetitionThreshold`-th occurrence of the root position, reports the referee's
-    /// verdict on the game so far as one `info string rule: ...` line. The search still runs
-    /// and answers a legal move: a GUI that keeps playing is served, one that adjudicates knows
-    /// why.
+    /// Reports the referee's verdict when the current position occurs for the
+    /// `RepetitionThreshold`-th time: a front end that keeps playing is served by the search
+    /// that follows, one that adjudicates knows why.
     fn report_root_verdict(&self) {
         let threshold = self.options.rules.repetition_threshold.max(2) as usize;
-        if self.root_occurrences() < threshold {
+        if self.game.occurrences() < threshold {
             return;
         }
-        if let Some(v) =
-            engine_core::rules::adjudicate(&self.start, &self.moves, &self.options.rules)
-        {
-            emit(&output::info_string(&format!(
-                "rule: {} {}: {}",
-                v.rule.id(),
-                v.result.pgn(),
-                v.explanation
-            )));
+        if let Some(v) = self.game.verdict(&self.options.rules) {
+            (self.listener)(Event::RuleVerdict(v));
         }
     }
 
-    fn ban_moves(&mut self, list: &[String]) {
-        let base = self.format().rank_base;
-        let mut banned = Vec::new();
-        for text in list {
-            match self.pos.parse_move(text, base) {
-                Ok(m) => banned.push(m),
-                Err(e) => {
-                    emit(&output::error(&format!("banmoves: {e}")));
-                    return;
-                }
-            }
-        }
-        self.banned = banned;
-    }
-
-    /// Converts `go` parameters to limits, per dialect.
-    fn limits(&self, g: &GoParams) -> SearchLimits {
-        let us = self.pos.side_to_move();
+    /// The search limits of a `go` (times already in milliseconds).
+    fn limits(&self, g: &GoRequest) -> SearchLimits {
+        let own = match self.game.position().side_to_move() {
+            Color::Red => g.clocks.red,
+            Color::Black => g.clocks.black,
+        };
         let mut l = SearchLimits {
-            depth: g.depth.map(|d| d.clamp(1, 120) as i32),
+            depth: g.depth.map(|d| d.clamp(1, MAX_GO_DEPTH) as i32),
             nodes: g.nodes,
+            soft_nodes: None,
             mate: g.mate,
-            movetime_ms: g.movetime,
-            clock: None,
+            movetime_ms: g.movetime_ms,
+            clock: g.clocks.side_to_move.or(own),
             infinite: g.infinite,
             ponder: g.ponder,
         };
-        let (time, inc) = match us {
-            Color::Red => (g.wtime, g.winc),
-            Color::Black => (g.btime, g.binc),
-        };
-        if let Some(t) = time {
-            l.clock = Some(Clock {
-                time_ms: t,
-                inc_ms: inc.unwrap_or(0),
-                movestogo: g.movestogo,
-            });
-        }
-        if let Some(t) = g.time {
-            let unit = if self.dialect == Dialect::Ucci && !self.options.use_millisec {
-                1000
-            } else {
-                1
-            };
-            l.clock = Some(Clock {
-                time_ms: t.saturating_mul(unit),
-                inc_ms: g.increment.unwrap_or(0).saturating_mul(unit),
-                movestogo: g.movestogo,
-            });
-        }
         let has_limit = l.depth.is_some()
             || l.nodes.is_some()
             || l.mate.is_some()
@@ -374,40 +418,13 @@ impl Engine {
         l
     }
 
-    fn go(&mut self, g: GoParams) {
-        if self.is_thinking() {
-            let stopping = self
-                .running
-                .as_ref()
-                .is_some_and(|r| r.ctl.stop_requested.load(Ordering::SeqCst));
-            if !stopping {
-                emit(&output::error(
-                    "'go' while searching is ignored (send 'stop' first)",
-                ));
-                return;
-            }
-        }
-        self.join_search();
-        let f = self.format();
-        if let Some(d) = g.perft {
-            let mut out = std::io::stdout().lock();
-            let r = crate::perft::run(
-                &self.pos,
-                d,
-                true,
-                self.options.threads,
-                f.rank_base,
-                &mut out,
-            );
-            drop(out);
-            if let Err(e) = r {
-                emit(&output::error(&format!("perft failed: {e}")));
-            }
-            return;
-        }
+    /// Starts a search (or answers at once when there is nothing to search); its output comes
+    /// as events. Refused while another search runs.
+    pub fn go(&mut self, g: GoRequest) -> Result<(), String> {
+        self.idle_for("go")?;
         self.report_root_verdict();
-        let mut root: Vec<Move> = self
-            .pos
+        let pos = self.game.position();
+        let mut root: Vec<Move> = pos
             .legal_moves()
             .iter()
             .copied()
@@ -416,9 +433,9 @@ impl Engine {
         if !g.searchmoves.is_empty() {
             let mut only = Vec::new();
             for t in &g.searchmoves {
-                match self.pos.parse_move(t, f.rank_base) {
+                match pos.parse_move(t, g.notation) {
                     Ok(m) => only.push(m),
-                    Err(e) => emit(&output::error(&format!("searchmoves: {e}"))),
+                    Err(e) => (self.listener)(Event::Error(format!("searchmoves: {e}"))),
                 }
             }
             if !only.is_empty() {
@@ -426,174 +443,141 @@ impl Engine {
             }
         }
         if root.is_empty() {
-            let lost = mated_in(0);
-            emit(&format!("info depth 0 score {}", output::score(lost, &f)));
-            emit(&output::no_move(&f));
-            return;
+            (self.listener)(Event::NoMove { score: mated_in(0) });
+            return Ok(());
         }
-        if self.dialect == Dialect::Ucci && g.depth == Some(0) {
-            let e = eval::evaluate(&self.pos);
-            emit(&format!("info depth 0 score {}", output::score(e, &f)));
-            emit("nobestmove");
-            return;
+        if g.depth == Some(0) {
+            let score = self.static_eval();
+            (self.listener)(Event::StaticEval { score });
+            return Ok(());
         }
         let limits = self.limits(&g);
-        let budget = time::budget(&limits, self.options.move_overhead_ms);
-        let ctl = Arc::new(SearchControl::new(self.options.threads, g.ponder));
-        ctl.draw_offered.store(g.draw, Ordering::SeqCst);
-        let req = SearchRequest {
-            pos: self.pos.clone(),
-            keys: self.keys.clone(),
-            moves: self.moves.clone(),
-            root_moves: root,
-            limits,
-            budget,
+        let options = SearchOptions {
             multipv: self.options.multipv,
             rules: self.options.rules.clone(),
+            move_overhead_ms: self.options.move_overhead_ms,
+            root_moves: Some(root),
         };
-        let mut histories = std::mem::take(&mut self.histories);
-        histories.resize_with(self.options.threads.max(1), History::default);
-        let tt = Arc::clone(&self.tt);
+        self.spawn_search(limits, options, g.draw_offered);
+        Ok(())
+    }
+
+    /// Runs the search on its own thread; the thread sends the best move (held until `stop` or
+    /// `ponderhit` for infinite and ponder searches) and hands the searcher back.
+    fn spawn_search(&mut self, limits: SearchLimits, options: SearchOptions, draw: bool) {
+        self.join_search();
+        let Some(mut searcher) = self.searcher.take() else {
+            return;
+        };
+        let ctl = Arc::new(searcher.new_control(limits.ponder));
+        let tt = Arc::clone(searcher.table());
+        let draw_offered = Arc::new(AtomicBool::new(draw));
+        let game = self.game.clone();
         let thinking = Arc::clone(&self.thinking);
+        let listener = Arc::clone(&self.listener);
         if let Ok(mut t) = thinking.lock() {
             *t = true;
         }
-        let ctl2 = Arc::clone(&ctl);
-        let dialect = self.dialect;
+        let (ctl2, draw2) = (Arc::clone(&ctl), Arc::clone(&draw_offered));
         let spawned = std::thread::Builder::new()
             .name("search-main".into())
-            .stack_size(search::worker::THREAD_STACK_BYTES)
+            .stack_size(search::THREAD_STACK_BYTES)
             .spawn(move || {
-                let report = |info: &search::Info| {
-                    for line in output::info(info, &f) {
-                        emit(&line);
-                    }
-                };
-                let result = search::run(&req, &tt, &ctl2, &mut histories, &report);
+                let mut on_info = |info: &search::Info| listener(Event::Info(info.clone()));
+                let result =
+                    searcher.search_controlled(&game, &limits, &options, &ctl2, &mut on_info);
                 // An infinite or ponder search holds its answer until stop / ponderhit.
                 while !ctl2.stop_requested.load(Ordering::SeqCst)
-                    && (req.limits.waits_for_stop() || ctl2.pondering.load(Ordering::SeqCst))
+                    && (limits.waits_for_stop() || ctl2.pondering.load(Ordering::SeqCst))
                 {
                     std::thread::sleep(HOLD_POLL);
                 }
-                let ponder = result
-                    .ponder
-                    .or_else(|| ponder_from_tt(&tt, &req.pos, result.best));
-                let suffix = match dialect {
-                    Dialect::Ucci => ucci_verdict(
-                        &req.pos,
-                        result.best,
-                        result.score,
-                        result.depth,
-                        ctl2.draw_offered.load(Ordering::SeqCst),
-                    ),
-                    Dialect::Uci => None,
+                let event = match result {
+                    Some(r) => {
+                        let pos = game.position();
+                        Event::BestMove {
+                            best: r.best,
+                            ponder: r
+                                .ponder
+                                .or_else(|| ponder_from_tt(searcher.table(), pos, r.best)),
+                            offer: offer(
+                                pos,
+                                r.best,
+                                r.score,
+                                r.depth,
+                                draw2.load(Ordering::SeqCst),
+                            ),
+                        }
+                    }
+                    None => Event::NoMove { score: mated_in(0) },
                 };
                 let mut t = thinking.lock().unwrap_or_else(|p| p.into_inner());
-                emit(&output::bestmove(result.best, ponder, suffix, &f));
+                listener(event);
                 *t = false;
-                histories
+                searcher
             });
         match spawned {
-            Ok(handle) => self.running = Some(Running { ctl, handle }),
+            Ok(handle) => {
+                self.running = Some(Running {
+                    ctl,
+                    draw_offered,
+                    tt,
+                    handle,
+                })
+            }
             Err(e) => {
                 if let Ok(mut t) = self.thinking.lock() {
                     *t = false;
                 }
-                self.histories = (0..self.options.threads)
-                    .map(|_| History::default())
-                    .collect();
-                emit(&output::error(&format!(
-                    "cannot start the search thread: {e}"
-                )));
+                self.searcher = Some(self.fresh_searcher());
+                (self.listener)(Event::Error(format!("cannot start the search thread: {e}")));
             }
         }
     }
 
-    fn stop(&mut self) {
+    /// Stops the running search (its best move follows as an event); `false` if none was
+    /// running.
+    pub fn stop(&mut self) -> bool {
         let t = self.thinking.lock().unwrap_or_else(|p| p.into_inner());
-        if *t {
-            if let Some(r) = &self.running {
-                r.ctl.request_stop();
-            }
-        } else if self.dialect == Dialect::Ucci {
-            emit("nobestmove");
+        if !*t {
+            return false;
         }
+        if let Some(r) = &self.running {
+            r.ctl.request_stop();
+        }
+        true
     }
 
-    fn ponderhit(&mut self, draw: bool) {
-        let active = self.is_thinking();
+    /// The opponent played the expected move: the ponder search becomes a normal one (with the
+    /// opponent's draw offer, if `draw`).
+    pub fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
+        let active = self.is_searching();
         match &self.running {
             Some(r) if active => {
                 if draw {
-                    r.ctl.draw_offered.store(true, Ordering::SeqCst);
+                    r.draw_offered.store(true, Ordering::SeqCst);
                 }
                 r.ctl.ponderhit();
+                Ok(())
             }
-            _ => emit(&output::error(
-                "'ponderhit' without a ponder search is ignored",
-            )),
+            _ => Err("'ponderhit' without a ponder search is ignored".into()),
         }
     }
 
-    fn probe(&self, spec: &PositionSpec) {
-        let (_, pos, _, _) = match self.build_position(spec) {
-            Ok(p) => p,
-            Err(e) => {
-                emit(&output::error(&e));
-                return;
-            }
-        };
-        let f = self.format();
-        let Some(e) = self.tt.probe(pos.key()) else {
-            emit("pophash");
-            return;
-        };
-        let mut line = String::from("pophash");
-        if !e.mv.is_null() && pos.is_legal(e.mv) {
-            line.push_str(&format!(" bestmove {}", output::mv(e.mv, &f)));
+    /// Stops any search and waits for it (its best move is still sent).
+    pub fn quit(&mut self) {
+        if let Some(r) = &self.running {
+            r.ctl.request_stop();
         }
-        let s = output::ucci_score(e.score);
-        // A move-only entry (`Bound::None`) has no score to report.
-        if matches!(e.bound, Bound::Lower | Bound::Exact) {
-            line.push_str(&format!(" lowerbound {s} depth {}", e.depth));
-        }
-        if matches!(e.bound, Bound::Upper | Bound::Exact) {
-            line.push_str(&format!(" upperbound {s} depth {}", e.depth));
-        }
-        emit(&line);
-    }
-
-    fn display(&self) {
-        let f = self.format();
-        let mut s = String::new();
-        s.push_str(" +-------------------+\n");
-        for rank in (0..10u8).rev() {
-            s.push_str(&format!("{}| ", rank + f.rank_base.offset()));
-            for file in 0..9u8 {
-                let c = engine_core::Square::new(file, rank)
-                    .and_then(|sq| self.pos.piece_at(sq))
-                    .map_or('.', |p| p.fen_char());
-                s.push(c);
-                s.push(' ');
-            }
-            s.push_str("|\n");
-        }
-        s.push_str(" +-------------------+\n");
-        s.push_str("   a b c d e f g h i\n");
-        s.push_str(&format!("Fen: {}\n", self.pos.to_fen()));
-        s.push_str(&format!("Key: {:016X}\n", self.pos.key()));
-        let checkers: Vec<String> = self.pos.checkers().map(|sq| sq.to_string()).collect();
-        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
-        for line in s.lines() {
-            emit(line);
-        }
+        self.join_search();
     }
 }
 
-/// What `build_position` returns: start position, current position, keys of the game (ending
-/// with the current key) and the moves from the start.
-type PositionWithHistory = (Position, Position, Vec<u64>, Vec<Move>);
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
 
 /// The expected reply from the hash table when the PV is too short.
 fn ponder_from_tt(tt: &TranspositionTable, pos: &Position, best: Move) -> Option<Move> {
@@ -607,27 +591,27 @@ fn ponder_from_tt(tt: &TranspositionTable, pos: &Position, best: Move) -> Option
         .filter(|&m| !m.is_null() && p.is_legal(m))
 }
 
-/// UCCI `bestmove` suffix: resign a clearly lost game, accept an offered draw when not better,
-/// offer one when the search proved a draw or no side can attack any more.
-pub fn ucci_verdict(
+/// What to propose with the move: resign a clearly lost game, accept an offered draw when not
+/// better, offer one when the search proved a draw or no side can attack any more.
+pub fn offer(
     pos: &Position,
     best: Move,
     score: i32,
     depth: i32,
     draw_offered: bool,
-) -> Option<&'static str> {
+) -> Option<Offer> {
     if score <= -MATE_BOUND || (score <= -RESIGN_SCORE && depth >= RESIGN_MIN_DEPTH) {
-        return Some("resign");
+        return Some(Offer::Resign);
     }
     if draw_offered && score <= DRAW_ACCEPT_MAX && !is_mate(score) {
-        return Some("draw");
+        return Some(Offer::Draw);
     }
     let mut after = pos.clone();
     if after.is_legal(best) {
         after.make_move(best);
     }
     if (score == 0 && depth >= DRAW_OFFER_MIN_DEPTH) || after.has_no_attacking_material() {
-        return Some("draw");
+        return Some(Offer::Draw);
     }
     None
 }

@@ -1,19 +1,13 @@
-//! `cotuong`: a xiangqi engine speaking UCI and UCCI, with subcommands for people.
+//! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
+//! subcommands are for people and tools (perft, bench, judge, match).
 
-mod bench;
-mod engine;
-mod eval;
-mod judge;
-mod matchrunner;
-mod options;
-mod perft;
-mod protocol;
-mod search;
-mod time;
+mod tools;
 
 use clap::{Parser, Subcommand};
+use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
+use tools::{judge, match_runner};
 
 #[derive(Parser)]
 #[command(
@@ -48,7 +42,7 @@ enum Command {
     /// Judge a game: result and rule (first line), then the explanation.
     Judge(judge::JudgeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
-    Match(matchrunner::MatchArgs),
+    Match(match_runner::MatchArgs),
     /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
     /// total node count (the search's signature) and nodes per second.
     Bench {
@@ -101,7 +95,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Judge(args)) => judge::main(&args),
-        Some(Command::Match(args)) => match matchrunner::run(&args) {
+        Some(Command::Match(args)) => match match_runner::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

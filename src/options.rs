@@ -1,32 +1,456 @@
-//! Engine options: their declarations per dialect, parsing and validation.
+//! Engine options, declared once in [`OPTIONS`]: each entry has its name per protocol (UCI,
+//! UCCI, or only one of them), its type with range and default, whether it is hidden from the
+//! listings, and how a validated value is stored. The `uci`/`ucci` listings (`protocol`), the
+//! validation of `setoption` ([`Options::set`]) and the defaults ([`Options::default`]) are all
+//! derived from the table, so they cannot drift apart; adding an option is one entry here (and a
+//! field in [`Options`] if it stores something).
 //!
-//! Names are matched case-insensitively ignoring spaces, `_` and `-`, so `Move Overhead`,
-//! `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in either dialect.
+//! Names are matched case-insensitively ignoring spaces, `_` and `-`, against the names of both
+//! protocols, so `Move Overhead`, `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in
+//! either dialect.
 
-use crate::protocol::command::Dialect;
 use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions};
+use engine_core::RankBase;
 
 /// Largest `Hash` in MB.
-pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_HASH_MB: i64 = 65_536;
 /// Largest `Threads`.
-pub const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: i64 = 256;
 /// Largest `MultiPV`.
-pub const MAX_MULTIPV: usize = 128;
+pub const MAX_MULTIPV: i64 = 128;
 /// Largest `Move Overhead` in ms.
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 5_000;
 /// `NoCaptureMoves` range (full moves; the draw comes after twice as many plies; 0 = off). The
 /// Law's values are 60 (Điều 7 e, the default) and 50 (Điều 12).
-pub const NO_CAPTURE_MOVES_RANGE: (u32, u32) = (0, 200);
+pub const NO_CAPTURE_MOVES_RANGE: (i64, i64) = (0, 200);
 /// `CheckCap` range: checking plies that count toward the no-capture limit (per side or in all).
-pub const CHECK_CAP_RANGE: (u16, u16) = (0, 200);
+pub const CHECK_CAP_RANGE: (i64, i64) = (0, 200);
 /// `RepetitionThreshold` range: the occurrence of a position at which the root verdict is given.
-pub const REPETITION_THRESHOLD_RANGE: (u32, u32) = (2, 5);
+pub const REPETITION_THRESHOLD_RANGE: (i64, i64) = (2, 5);
 /// Default `CheckCap` (Điều 12 c: checks count at most 5 times).
-pub const DEFAULT_CHECK_CAP: u16 = 5;
-/// Default hash in MB (also what UCCI `hashsize 0` = "auto" selects).
-pub const DEFAULT_HASH_MB: usize = 16;
+pub const DEFAULT_CHECK_CAP: i64 = 5;
+/// Default hash in MB (also what `Hash`/`hashsize` 0, "auto", selects).
+pub const DEFAULT_HASH_MB: i64 = 16;
 /// Default move overhead in ms.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+/// `CheckCounting` combo values, in announcement order.
+const CHECK_COUNTING_VALUES: &[&str] = &["PerSide", "Total", "All"];
+/// `CheckVsChase` combo values, in announcement order.
+const CHECK_VS_CHASE_VALUES: &[&str] = &["CheckerLoses", "Draw"];
+/// `UCI_Variant`: the only variant.
+const VARIANT_VALUES: &[&str] = &["xiangqi"];
+/// The UCI way to write an empty string value.
+const EMPTY_STRING: &str = "<empty>";
+
+/// An option's type, with its default and, for spins and combos, its allowed values.
+#[derive(Clone, Copy, Debug)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// `true` or `false` (also `on`/`off`).
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// One of a list of words (matched like names).
+    Combo {
+        /// Index of the default in `values`.
+        default: usize,
+        /// The allowed values, in announcement order.
+        values: &'static [&'static str],
+    },
+    /// An action without a value.
+    Button,
+    /// Free text (a file path, say); `<empty>` or no value is the empty string.
+    String {
+        /// Default value.
+        default: &'static str,
+    },
+}
+
+/// A validated option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A spin's value, within its range.
+    Spin(i64),
+    /// A check's value.
+    Check(bool),
+    /// Index of a combo's value.
+    Combo(usize),
+    /// A button press.
+    Button,
+    /// A string's value.
+    String(String),
+}
+
+/// What the engine must do after an option changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing beyond storing the value.
+    None,
+    /// Reallocate the hash table.
+    ResizeHash,
+    /// Clear the hash table.
+    ClearHash,
+    /// New game: clear hash and history.
+    NewGame,
+    /// Thread count changed.
+    Threads,
+}
+
+/// One option, declared once.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    /// Name in the UCI listing (`None`: not offered to UCI GUIs).
+    pub uci: Option<&'static str>,
+    /// Name in the UCCI listing (`None`: not offered to UCCI GUIs).
+    pub ucci: Option<&'static str>,
+    /// Type, default and range.
+    pub kind: OptionKind,
+    /// Left out of the `uci`/`ucci` listings but settable (tuning parameters).
+    pub hidden: bool,
+    /// Stores a validated value in the options and says what else must happen.
+    pub apply: fn(&mut Options, &OptionValue) -> Effect,
+}
+
+impl OptionSpec {
+    /// The default value.
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
+            OptionKind::Check { default } => OptionValue::Check(default),
+            OptionKind::Combo { default, .. } => OptionValue::Combo(default),
+            OptionKind::Button => OptionValue::Button,
+            OptionKind::String { default } => OptionValue::String(default.to_string()),
+        }
+    }
+
+    /// Whether `name` names this option (in either protocol's spelling).
+    pub fn is_named(&self, name: &str) -> bool {
+        let wanted = normalize(name);
+        [self.uci, self.ucci]
+            .into_iter()
+            .flatten()
+            .any(|n| normalize(n) == wanted)
+    }
+
+    /// Validates `value` as sent for the option called `name` (for error messages).
+    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<OptionValue, OptionError> {
+        let needs_value = || OptionError::BadValue(format!("option '{name}' needs a value"));
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let v = value.ok_or_else(needs_value)?;
+                let n: i64 = v.trim().parse().map_err(|_| {
+                    OptionError::BadValue(format!("'{v}' is not a number for option '{name}'"))
+                })?;
+                if n < min || n > max {
+                    return Err(OptionError::BadValue(format!(
+                        "{n} is out of range for option '{name}' ({min}..{max})"
+                    )));
+                }
+                Ok(OptionValue::Spin(n))
+            }
+            OptionKind::Check { .. } => {
+                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("true") | Some("on") => Ok(OptionValue::Check(true)),
+                    Some("false") | Some("off") => Ok(OptionValue::Check(false)),
+                    Some(v) => Err(OptionError::BadValue(format!(
+                        "'{v}' is not true/false for option '{name}'"
+                    ))),
+                    None => Err(OptionError::BadValue(format!(
+                        "option '{name}' needs true or false"
+                    ))),
+                }
+            }
+            OptionKind::Combo { values, .. } => {
+                let v = value.ok_or_else(needs_value)?;
+                let wanted = normalize(v);
+                values
+                    .iter()
+                    .position(|c| normalize(c) == wanted)
+                    .map(OptionValue::Combo)
+                    .ok_or_else(|| {
+                        OptionError::BadValue(format!(
+                            "'{}' is not one of {} for option '{name}'",
+                            v.trim(),
+                            values.join("/")
+                        ))
+                    })
+            }
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } => {
+                let v = value.map_or("", str::trim);
+                Ok(OptionValue::String(if v == EMPTY_STRING {
+                    String::new()
+                } else {
+                    v.to_string()
+                }))
+            }
+        }
+    }
+}
+
+/// Why `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// Not an option of this engine.
+    Unknown(String),
+    /// A value the option does not accept.
+    BadValue(String),
+}
+
+/// The value of a spin as the type of the field it goes to (the range check made it fit).
+fn spin<T: TryFrom<i64> + Default>(v: &OptionValue) -> T {
+    match v {
+        OptionValue::Spin(n) => T::try_from(*n).unwrap_or_default(),
+        _ => T::default(),
+    }
+}
+
+fn check(v: &OptionValue) -> bool {
+    matches!(v, OptionValue::Check(true))
+}
+
+fn combo(v: &OptionValue) -> usize {
+    match v {
+        OptionValue::Combo(i) => *i,
+        _ => 0,
+    }
+}
+
+/// Every option of the engine, in listing order.
+pub static OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        uci: Some("Hash"),
+        ucci: Some("hashsize"),
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MB,
+            min: 0,
+            max: MAX_HASH_MB,
+        },
+        hidden: false,
+        apply: |o, v| {
+            let mb: usize = spin(v);
+            o.hash_mb = if mb == 0 {
+                DEFAULT_HASH_MB as usize
+            } else {
+                mb
+            };
+            Effect::ResizeHash
+        },
+    },
+    OptionSpec {
+        uci: Some("Threads"),
+        ucci: Some("threads"),
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 0,
+            max: MAX_THREADS,
+        },
+        hidden: false,
+        apply: |o, v| {
+            let n: usize = spin(v);
+            o.threads = if n == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                n
+            };
+            Effect::Threads
+        },
+    },
+    OptionSpec {
+        uci: Some("MultiPV"),
+        ucci: Some("multipv"),
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.multipv = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("Ponder"),
+        ucci: Some("ponder"),
+        kind: OptionKind::Check { default: false },
+        hidden: false,
+        apply: |o, v| {
+            o.ponder = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("Move Overhead"),
+        ucci: Some("moveoverhead"),
+        kind: OptionKind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.move_overhead_ms = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: None,
+        ucci: Some("usemillisec"),
+        kind: OptionKind::Check { default: false },
+        hidden: false,
+        apply: |o, v| {
+            o.use_millisec = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("Clear Hash"),
+        ucci: None,
+        kind: OptionKind::Button,
+        hidden: false,
+        apply: |_, _| Effect::ClearHash,
+    },
+    OptionSpec {
+        uci: None,
+        ucci: Some("newgame"),
+        kind: OptionKind::Button,
+        hidden: false,
+        apply: |_, _| Effect::NewGame,
+    },
+    OptionSpec {
+        uci: Some("UCI_ShowWDL"),
+        ucci: None,
+        kind: OptionKind::Check { default: false },
+        hidden: false,
+        apply: |o, v| {
+            o.show_wdl = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("UCI_Variant"),
+        ucci: None,
+        kind: OptionKind::Combo {
+            default: 0,
+            values: VARIANT_VALUES,
+        },
+        hidden: false,
+        apply: |_, _| Effect::None,
+    },
+    OptionSpec {
+        uci: Some("RanksOneToTen"),
+        ucci: None,
+        kind: OptionKind::Check { default: false },
+        hidden: false,
+        apply: |o, v| {
+            o.ranks_from_one = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("NoCaptureMoves"),
+        ucci: Some("nocapturemoves"),
+        kind: OptionKind::Spin {
+            default: 60,
+            min: NO_CAPTURE_MOVES_RANGE.0,
+            max: NO_CAPTURE_MOVES_RANGE.1,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.rules.no_capture_moves = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("CheckCounting"),
+        ucci: Some("checkcounting"),
+        kind: OptionKind::Combo {
+            default: 0,
+            values: CHECK_COUNTING_VALUES,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.check_counting_mode = combo(v);
+            o.rules.no_capture_checks = o.check_counting();
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("CheckCap"),
+        ucci: Some("checkcap"),
+        kind: OptionKind::Spin {
+            default: DEFAULT_CHECK_CAP,
+            min: CHECK_CAP_RANGE.0,
+            max: CHECK_CAP_RANGE.1,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.check_cap = spin(v);
+            o.rules.no_capture_checks = o.check_counting();
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("CheckVsChase"),
+        ucci: Some("checkvschase"),
+        kind: OptionKind::Combo {
+            default: 0,
+            values: CHECK_VS_CHASE_VALUES,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.rules.check_vs_chase = match combo(v) {
+                0 => CheckVersusChase::CheckerLoses,
+                _ => CheckVersusChase::Draw,
+            };
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("ImmobileTargetRule"),
+        ucci: Some("immobiletargetrule"),
+        kind: OptionKind::Check { default: true },
+        hidden: false,
+        apply: |o, v| {
+            o.rules.chase.immobile_target_counts = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("RepetitionThreshold"),
+        ucci: Some("repetitionthreshold"),
+        kind: OptionKind::Spin {
+            default: 3,
+            min: REPETITION_THRESHOLD_RANGE.0,
+            max: REPETITION_THRESHOLD_RANGE.1,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.rules.repetition_threshold = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("BareMaterialDraw"),
+        ucci: Some("barematerialdraw"),
+        kind: OptionKind::Check { default: true },
+        hidden: false,
+        apply: |o, v| {
+            o.rules.insufficient_material_draw = check(v);
+            Effect::None
+        },
+    },
+];
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -47,6 +471,9 @@ pub struct Options {
     pub ranks_from_one: bool,
     /// The rules the referee applies in the search and at the root (one set for the engine).
     pub rules: RuleOptions,
+    /// `CheckCounting` as an index of its values; with `check_cap` it makes
+    /// `rules.no_capture_checks`.
+    pub check_counting_mode: usize,
     /// `CheckCap`, kept even while `CheckCounting` is `All` so that switching back restores it.
     pub check_cap: u16,
     /// UCCI: times are in milliseconds.
@@ -54,335 +481,67 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every option at its declared default.
     fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
+        // Placeholders, each overwritten by an option's default below.
+        let mut o = Options {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
             ponder: false,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms: 0,
             show_wdl: false,
             ranks_from_one: false,
-            rules: RuleOptions {
-                no_capture_checks: CheckCounting::CapPerSide(DEFAULT_CHECK_CAP),
-                ..RuleOptions::default()
-            },
-            check_cap: DEFAULT_CHECK_CAP,
+            rules: RuleOptions::default(),
+            check_counting_mode: 0,
+            check_cap: 0,
             use_millisec: false,
+        };
+        for spec in OPTIONS {
+            (spec.apply)(&mut o, &spec.default_value());
         }
-    }
-}
-
-/// What the controller must do after an option changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Nothing beyond storing the value.
-    None,
-    /// Reallocate the hash table.
-    ResizeHash,
-    /// Clear the hash table.
-    ClearHash,
-    /// New game: clear hash and history.
-    NewGame,
-    /// Thread count changed.
-    Threads,
-}
-
-/// Why `setoption` was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
-    /// Not an option of this engine.
-    Unknown(String),
-    /// A value the option does not accept.
-    BadValue(String),
-}
-
-fn normalize(name: &str) -> String {
-    name.chars()
-        .filter(|c| !matches!(c, ' ' | '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-fn spin<T>(name: &str, value: Option<&str>, min: T, max: T) -> Result<T, OptionError>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
-{
-    let v = value.ok_or_else(|| OptionError::BadValue(format!("option '{name}' needs a value")))?;
-    let n: T = v
-        .trim()
-        .parse()
-        .map_err(|_| OptionError::BadValue(format!("'{v}' is not a number for option '{name}'")))?;
-    if n < min || n > max {
-        return Err(OptionError::BadValue(format!(
-            "{n} is out of range for option '{name}' ({min}..{max})"
-        )));
-    }
-    Ok(n)
-}
-
-/// `CheckCounting` combo values, in announcement order.
-const CHECK_COUNTING_VALUES: [&str; 3] = ["PerSide", "Total", "All"];
-/// `CheckVsChase` combo values, in announcement order.
-const CHECK_VS_CHASE_VALUES: [&str; 2] = ["CheckerLoses", "Draw"];
-
-/// Matches a combo value case-insensitively, ignoring spaces, `_` and `-`; returns its index.
-fn combo(name: &str, value: Option<&str>, values: &[&str]) -> Result<usize, OptionError> {
-    let v = value.ok_or_else(|| OptionError::BadValue(format!("option '{name}' needs a value")))?;
-    let wanted = normalize(v);
-    values
-        .iter()
-        .position(|c| normalize(c) == wanted)
-        .ok_or_else(|| {
-            OptionError::BadValue(format!(
-                "'{}' is not one of {} for option '{name}'",
-                v.trim(),
-                values.join("/")
-            ))
-        })
-}
-
-fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") | Some("on") => Ok(true),
-        Some("false") | Some("off") => Ok(false),
-        Some(v) => Err(OptionError::BadValue(format!(
-            "'{v}' is not true/false for option '{name}'"
-        ))),
-        None => Err(OptionError::BadValue(format!(
-            "option '{name}' needs true or false"
-        ))),
+        o
     }
 }
 
 impl Options {
     /// The rank convention for move text.
-    pub fn rank_base(&self) -> engine_core::RankBase {
+    pub fn rank_base(&self) -> RankBase {
         if self.ranks_from_one {
-            engine_core::RankBase::One
+            RankBase::One
         } else {
-            engine_core::RankBase::Zero
+            RankBase::Zero
         }
     }
 
-    /// The check-counting rule for a mode index of [`CHECK_COUNTING_VALUES`] and a cap.
-    fn check_counting(mode: usize, cap: u16) -> CheckCounting {
-        match mode {
-            0 => CheckCounting::CapPerSide(cap),
-            1 => CheckCounting::CapTotal(cap),
+    /// The check-counting rule of the current `CheckCounting` mode and `CheckCap`.
+    fn check_counting(&self) -> CheckCounting {
+        match self.check_counting_mode {
+            0 => CheckCounting::CapPerSide(self.check_cap),
+            1 => CheckCounting::CapTotal(self.check_cap),
             _ => CheckCounting::All,
-        }
-    }
-
-    /// Index in [`CHECK_COUNTING_VALUES`] of the current check-counting mode.
-    fn check_counting_mode(&self) -> usize {
-        match self.rules.no_capture_checks {
-            CheckCounting::CapPerSide(_) => 0,
-            CheckCounting::CapTotal(_) => 1,
-            CheckCounting::All => 2,
         }
     }
 
     /// Applies `setoption`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
-        let auto_threads = || {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        };
-        match normalize(name).as_str() {
-            "hash" | "hashsize" => {
-                let mb = spin(name, value, 0, MAX_HASH_MB)?;
-                self.hash_mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
-                Ok(Effect::ResizeHash)
-            }
-            "threads" => {
-                let t = spin(name, value, 0, MAX_THREADS)?;
-                self.threads = if t == 0 { auto_threads() } else { t };
-                Ok(Effect::Threads)
-            }
-            "multipv" => {
-                self.multipv = spin(name, value, 1, MAX_MULTIPV)?;
-                Ok(Effect::None)
-            }
-            "ponder" => {
-                self.ponder = check(name, value)?;
-                Ok(Effect::None)
-            }
-            "moveoverhead" => {
-                self.move_overhead_ms = spin(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
-                Ok(Effect::None)
-            }
-            "clearhash" => Ok(Effect::ClearHash),
-            "newgame" => Ok(Effect::NewGame),
-            "ucishowwdl" => {
-                self.show_wdl = check(name, value)?;
-                Ok(Effect::None)
-            }
-            "ucivariant" => match value.map(str::trim) {
-                Some(v) if v.eq_ignore_ascii_case("xiangqi") => Ok(Effect::None),
-                Some(v) => Err(OptionError::BadValue(format!(
-                    "variant '{v}' is not supported (only xiangqi)"
-                ))),
-                None => Err(OptionError::BadValue("UCI_Variant needs a value".into())),
-            },
-            "ranksonetoten" => {
-                self.ranks_from_one = check(name, value)?;
-                Ok(Effect::None)
-            }
-            "nocapturemoves" => {
-                let (lo, hi) = NO_CAPTURE_MOVES_RANGE;
-                self.rules.no_capture_moves = spin(name, value, lo, hi)?;
-                Ok(Effect::None)
-            }
-            "checkcounting" => {
-                let mode = combo(name, value, &CHECK_COUNTING_VALUES)?;
-                self.rules.no_capture_checks = Self::check_counting(mode, self.check_cap);
-                Ok(Effect::None)
-            }
-            "checkcap" => {
-                let (lo, hi) = CHECK_CAP_RANGE;
-                self.check_cap = spin(name, value, lo, hi)?;
-                self.rules.no_capture_checks =
-                    Self::check_counting(self.check_counting_mode(), self.check_cap);
-                Ok(Effect::None)
-            }
-            "checkvschase" => {
-                self.rules.check_vs_chase = match combo(name, value, &CHECK_VS_CHASE_VALUES)? {
-                    0 => CheckVersusChase::CheckerLoses,
-                    _ => CheckVersusChase::Draw,
-                };
-                Ok(Effect::None)
-            }
-            "immobiletargetrule" => {
-                self.rules.chase.immobile_target_counts = check(name, value)?;
-                Ok(Effect::None)
-            }
-            "repetitionthreshold" => {
-                let (lo, hi) = REPETITION_THRESHOLD_RANGE;
-                self.rules.repetition_threshold = spin(name, value, lo, hi)?;
-                Ok(Effect::None)
-            }
-            "barematerialdraw" => {
-                self.rules.insufficient_material_draw = check(name, value)?;
-                Ok(Effect::None)
-            }
-            "usemillisec" => {
-                self.use_millisec = check(name, value)?;
-                Ok(Effect::None)
-            }
-            _ => Err(OptionError::Unknown(name.to_string())),
-        }
+        let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let v = spec.parse(name, value)?;
+        Ok((spec.apply)(self, &v))
     }
+}
 
-    /// The `option ...` lines announced after `uci` / `ucci`.
-    pub fn declarations(dialect: Dialect) -> Vec<String> {
-        let d = Options::default();
-        let (nc_lo, nc_hi) = NO_CAPTURE_MOVES_RANGE;
-        let (cap_lo, cap_hi) = CHECK_CAP_RANGE;
-        let (rep_lo, rep_hi) = REPETITION_THRESHOLD_RANGE;
-        let r = &d.rules;
-        let counting_default = CHECK_COUNTING_VALUES[d.check_counting_mode()];
-        let vs_default = match r.check_vs_chase {
-            CheckVersusChase::CheckerLoses => CHECK_VS_CHASE_VALUES[0],
-            CheckVersusChase::Draw => CHECK_VS_CHASE_VALUES[1],
-        };
-        let vars = |values: &[&str]| {
-            values
-                .iter()
-                .map(|v| format!(" var {v}"))
-                .collect::<String>()
-        };
-        match dialect {
-            Dialect::Uci => vec![
-                format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
-                format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-                format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-                "option name Ponder type check default false".into(),
-                format!(
-                    "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
-                    d.move_overhead_ms
-                ),
-                "option name Clear Hash type button".into(),
-                "option name UCI_ShowWDL type check default false".into(),
-                "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
-                "option name RanksOneToTen type check default false".into(),
-                format!(
-                    "option name NoCaptureMoves type spin default {} min {nc_lo} max {nc_hi}",
-                    r.no_capture_moves
-                ),
-                format!(
-                    "option name CheckCounting type combo default {counting_default}{}",
-                    vars(&CHECK_COUNTING_VALUES)
-                ),
-                format!(
-                    "option name CheckCap type spin default {} min {cap_lo} max {cap_hi}",
-                    d.check_cap
-                ),
-                format!(
-                    "option name CheckVsChase type combo default {vs_default}{}",
-                    vars(&CHECK_VS_CHASE_VALUES)
-                ),
-                format!(
-                    "option name ImmobileTargetRule type check default {}",
-                    r.chase.immobile_target_counts
-                ),
-                format!(
-                    "option name RepetitionThreshold type spin default {} min {rep_lo} max {rep_hi}",
-                    r.repetition_threshold
-                ),
-                format!(
-                    "option name BareMaterialDraw type check default {}",
-                    r.insufficient_material_draw
-                ),
-            ],
-            Dialect::Ucci => vec![
-                "option usemillisec type check default false".into(),
-                format!(
-                    "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
-                    d.hash_mb
-                ),
-                format!("option threads type spin min 0 max {MAX_THREADS} default 1"),
-                "option ponder type check default false".into(),
-                format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
-                format!(
-                    "option moveoverhead type spin min 0 max {MAX_MOVE_OVERHEAD_MS} default {}",
-                    d.move_overhead_ms
-                ),
-                format!(
-                    "option nocapturemoves type spin min {nc_lo} max {nc_hi} default {}",
-                    r.no_capture_moves
-                ),
-                format!(
-                    "option checkcounting type combo{} default {}",
-                    vars(&CHECK_COUNTING_VALUES).to_lowercase(),
-                    counting_default.to_lowercase()
-                ),
-                format!(
-                    "option checkcap type spin min {cap_lo} max {cap_hi} default {}",
-                    d.check_cap
-                ),
-                format!(
-                    "option checkvschase type combo{} default {}",
-                    vars(&CHECK_VS_CHASE_VALUES).to_lowercase(),
-                    vs_default.to_lowercase()
-                ),
-                format!(
-                    "option immobiletargetrule type check default {}",
-                    r.chase.immobile_target_counts
-                ),
-                format!(
-                    "option repetitionthreshold type spin min {rep_lo} max {rep_hi} default {}",
-                    r.repetition_threshold
-                ),
-                format!(
-                    "option barematerialdraw type check default {}",
-                    r.insufficient_material_draw
-                ),
-                "option newgame type button".into(),
-            ],
-        }
-    }
+/// The option called `name` (in either protocol's spelling).
+pub fn find(name: &str) -> Option<&'static OptionSpec> {
+    OPTIONS.iter().find(|s| s.is_named(name))
+}
+
+/// Lower case without spaces, `_` and `-`: how names and combo values are compared.
+fn normalize(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -395,7 +554,7 @@ mod tests {
         assert_eq!(o.set("Move Overhead", Some("50")), Ok(Effect::None));
         assert_eq!(o.move_overhead_ms, 50);
         assert_eq!(o.set("hashsize", Some("0")), Ok(Effect::ResizeHash));
-        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB as usize);
         assert!(matches!(
             o.set("Hash", Some("-1")),
             Err(OptionError::BadValue(_))
@@ -459,5 +618,106 @@ mod tests {
             Err(OptionError::BadValue(_))
         ));
         assert_eq!(o.rules.no_capture_moves, 0);
+    }
+
+    /// Every name an option answers to.
+    fn names(spec: &OptionSpec) -> Vec<&'static str> {
+        [spec.uci, spec.ucci].into_iter().flatten().collect()
+    }
+
+    /// A fingerprint of every option value, to see that a refused `set` changed nothing.
+    fn snapshot(o: &Options) -> String {
+        format!("{o:?}")
+    }
+
+    #[test]
+    fn every_declared_range_is_enforced_under_every_name() {
+        for spec in OPTIONS {
+            assert!(!names(spec).is_empty(), "an option without a name");
+            for name in names(spec) {
+                let mut o = Options::default();
+                let before = snapshot(&o);
+                let refused = |o: &mut Options, v: &str| {
+                    assert!(
+                        matches!(o.set(name, Some(v)), Err(OptionError::BadValue(_))),
+                        "{name} accepted '{v}'"
+                    );
+                    assert_eq!(snapshot(o), before, "{name} '{v}' changed the options");
+                };
+                match spec.kind {
+                    OptionKind::Spin { min, max, default } => {
+                        assert!((min..=max).contains(&default), "{name} default");
+                        refused(&mut o, &(min - 1).to_string());
+                        refused(&mut o, &(max + 1).to_string());
+                        refused(&mut o, "twelve");
+                        refused(&mut o, "1.5");
+                        for v in [min, max, default] {
+                            assert!(o.set(name, Some(&v.to_string())).is_ok(), "{name} {v}");
+                        }
+                    }
+                    OptionKind::Check { .. } => {
+                        refused(&mut o, "maybe");
+                        refused(&mut o, "1");
+                        for v in ["true", "false", "on", "off", " TRUE "] {
+                            assert!(o.set(name, Some(v)).is_ok(), "{name} {v}");
+                        }
+                    }
+                    OptionKind::Combo { values, default } => {
+                        assert!(default < values.len(), "{name} default");
+                        refused(&mut o, "no-such-value");
+                        for v in values {
+                            assert!(o.set(name, Some(v)).is_ok(), "{name} {v}");
+                            let lower = v.to_lowercase();
+                            assert!(o.set(name, Some(&lower)).is_ok(), "{name} {lower}");
+                        }
+                    }
+                    OptionKind::Button | OptionKind::String { .. } => {
+                        assert!(o.set(name, None).is_ok());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_declared_ones() {
+        let o = Options::default();
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB as usize);
+        assert_eq!(o.threads, 1);
+        assert_eq!(o.multipv, 1);
+        assert_eq!(o.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS as u64);
+        assert_eq!(o.rules, RuleOptions::default());
+        assert_eq!(o.rank_base(), RankBase::Zero);
+        // Setting every option to its default changes nothing.
+        let mut again = Options::default();
+        for spec in OPTIONS {
+            (spec.apply)(&mut again, &spec.default_value());
+        }
+        assert_eq!(snapshot(&again), snapshot(&o));
+    }
+
+    #[test]
+    fn string_values_and_hidden_options() {
+        let path = OptionSpec {
+            uci: Some("EvalFile"),
+            ucci: Some("evalfile"),
+            kind: OptionKind::String { default: "net.bin" },
+            hidden: true,
+            apply: |_, _| Effect::None,
+        };
+        assert!(path.is_named("evalfile") && path.is_named("Eval File"));
+        assert_eq!(
+            path.parse("EvalFile", Some(" /nets/a b.bin ")),
+            Ok(OptionValue::String("/nets/a b.bin".into()))
+        );
+        assert_eq!(
+            path.parse("EvalFile", Some("<empty>")),
+            Ok(OptionValue::String(String::new()))
+        );
+        assert_eq!(
+            path.parse("EvalFile", None),
+            Ok(OptionValue::String(String::new()))
+        );
+        assert_eq!(path.default_value(), OptionValue::String("net.bin".into()));
     }
 }

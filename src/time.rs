@@ -1,12 +1,22 @@
-//! Time management: turns a clock into a soft limit (do not start another iteration past it,
-//! scaled by how stable the best move is) and a hard limit (abort the search).
+//! Time management, in one place: [`budget`] turns a clock into a soft limit (do not start
+//! another iteration past it, scaled by how stable the best move is) and a hard limit (abort the
+//! search), and the [`TimeManager`] the main search thread asks at every node and after every
+//! iteration applies them, together with the node limits.
 //!
 //! Never losing on time is a design property: the hard limit is a fraction of the time left after
 //! subtracting the move overhead and a fixed safety margin, the main thread checks the clock every
-//! [`crate::search::worker::CLOCK_CHECK_INTERVAL`] nodes, and `stop` is honoured at every node.
+//! [`CLOCK_CHECK_INTERVAL`] nodes, and `stop` is honoured at every node.
+//!
+//! A search limited by nodes only never reads the clock to decide anything, so with one thread
+//! its result does not depend on the machine's speed.
 
-use crate::search::limits::SearchLimits;
+use crate::limits::SearchLimits;
+use engine_core::Move;
 use std::time::Duration;
+
+/// The main thread looks at the clock (and at the other threads' node counts) every this many
+/// of its own nodes (a power of two).
+pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
 /// Safety margin kept on the clock beyond the move overhead, in ms.
 const SAFETY_MS: u64 = 10;
@@ -27,6 +37,25 @@ const HARD_MAX_PERMILLE: u64 = 600;
 const HARD_MAX_LAST_MOVE_PERMILLE: u64 = 900;
 /// Floor of both limits, so that at least a shallow search completes.
 const MIN_THINK_MS: u64 = 1;
+
+/// Best-move instability: after each iteration the old value is multiplied by this ...
+const INSTABILITY_DECAY: f64 = 0.5;
+/// ... and one is added when the best move changed (from depth 2 on).
+const BEST_MOVE_CHANGE: f64 = 1.0;
+/// Share of the soft limit an iteration may start after when the best move is stable ...
+const STABLE_SHARE: f64 = 0.6;
+/// ... plus this much per unit of instability.
+const INSTABILITY_SHARE: f64 = 0.8;
+/// A score drop (internal units) since the previous iteration beyond this ...
+const SCORE_DROP_SMALL: i32 = 30;
+/// ... extends the soft limit by this factor,
+const SCORE_DROP_SMALL_SCALE: f64 = 1.4;
+/// and a drop beyond this ...
+const SCORE_DROP_LARGE: i32 = 80;
+/// ... by this factor again.
+const SCORE_DROP_LARGE_SCALE: f64 = 1.3;
+/// With a single legal root move the soft limit shrinks to this share: nothing to decide.
+const SINGLE_MOVE_SHARE: f64 = 0.1;
 
 /// Soft and hard limits of one search (`None` = no limit).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,14 +108,109 @@ pub fn budget(limits: &SearchLimits, overhead_ms: u64) -> TimeBudget {
     }
 }
 
+/// What the main search thread asks: whether to abort now (at a node) and whether to start
+/// another iteration. Keeps the best-move stability and score trend between iterations.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    budget: TimeBudget,
+    /// Abort at this many nodes (`go nodes`, or the hard cap of a soft node limit).
+    node_limit: Option<u64>,
+    /// Start no iteration past this many nodes.
+    soft_nodes: Option<u64>,
+    instability: f64,
+    last_best: Move,
+    last_score: Option<i32>,
+}
+
+impl TimeManager {
+    /// The manager of one search with `limits` and the `budget` computed for them.
+    pub fn new(limits: &SearchLimits, budget: TimeBudget) -> TimeManager {
+        TimeManager {
+            budget,
+            node_limit: limits.hard_node_limit(),
+            soft_nodes: limits.soft_nodes,
+            instability: 0.0,
+            last_best: Move::NULL,
+            last_score: None,
+        }
+    }
+
+    /// Asked at every node of the main thread (once depth 1 is complete): whether the search
+    /// must stop now. `nodes` are the main thread's own; `total_nodes` (all threads) and
+    /// `elapsed` (time since the clock started, `None` while pondering) are only evaluated
+    /// every [`CLOCK_CHECK_INTERVAL`] nodes.
+    #[inline(always)]
+    pub fn must_abort(
+        &self,
+        nodes: u64,
+        total_nodes: impl FnOnce() -> u64,
+        elapsed: impl FnOnce() -> Option<Duration>,
+    ) -> bool {
+        if let Some(limit) = self.node_limit {
+            if nodes >= limit || (nodes % CLOCK_CHECK_INTERVAL == 0 && total_nodes() >= limit) {
+                return true;
+            }
+        }
+        if nodes % CLOCK_CHECK_INTERVAL == 0 {
+            if let Some(hard) = self.budget.hard {
+                if elapsed().is_some_and(|e| e >= hard) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Asked after every completed iteration of the main thread: whether to stop rather than
+    /// start the next one. `best` and `score` are the iteration's result, `root_moves` the
+    /// number of moves searched at the root; `elapsed` is as in [`TimeManager::must_abort`].
+    pub fn stop_after_iteration(
+        &mut self,
+        depth: i32,
+        best: Move,
+        score: i32,
+        root_moves: usize,
+        total_nodes: u64,
+        elapsed: impl FnOnce() -> Option<Duration>,
+    ) -> bool {
+        let changed = best != self.last_best && depth > 1;
+        self.instability =
+            self.instability * INSTABILITY_DECAY + if changed { BEST_MOVE_CHANGE } else { 0.0 };
+        let drop = self.last_score.map_or(0, |last| last - score);
+        self.last_best = best;
+        self.last_score = Some(score);
+        if self.soft_nodes.is_some_and(|soft| total_nodes >= soft) {
+            return true;
+        }
+        let Some(soft) = self.budget.soft else {
+            return false;
+        };
+        // No time runs while pondering.
+        let Some(elapsed) = elapsed() else {
+            return false;
+        };
+        let mut scale = STABLE_SHARE + self.instability * INSTABILITY_SHARE;
+        if drop > SCORE_DROP_SMALL {
+            scale *= SCORE_DROP_SMALL_SCALE;
+        }
+        if drop > SCORE_DROP_LARGE {
+            scale *= SCORE_DROP_LARGE_SCALE;
+        }
+        if root_moves == 1 {
+            scale = SINGLE_MOVE_SHARE;
+        }
+        elapsed.as_secs_f64() > soft.as_secs_f64() * scale
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::Clock;
+    use crate::limits::SideClock;
 
     fn clock(time_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> SearchLimits {
         SearchLimits {
-            clock: Some(Clock {
+            clock: Some(SideClock {
                 time_ms,
                 inc_ms,
                 movestogo,
@@ -134,5 +258,54 @@ mod tests {
             ..SearchLimits::default()
         };
         assert_eq!(budget(&l, 30), TimeBudget::default());
+    }
+
+    #[test]
+    fn node_limits_never_read_the_clock() {
+        let l = SearchLimits {
+            nodes: Some(5000),
+            ..SearchLimits::default()
+        };
+        let mut tm = TimeManager::new(&l, budget(&l, 30));
+        let clock = || -> Option<Duration> { panic!("the clock was read") };
+        for n in 1..5000 {
+            assert!(!tm.must_abort(n, || n, clock));
+        }
+        assert!(tm.must_abort(5000, || 5000, clock));
+        assert!(!tm.stop_after_iteration(3, Move::NULL, 0, 20, 4000, clock));
+    }
+
+    #[test]
+    fn soft_nodes_stop_between_iterations_and_cap_the_iteration() {
+        let l = SearchLimits {
+            soft_nodes: Some(5000),
+            ..SearchLimits::default()
+        };
+        let mut tm = TimeManager::new(&l, budget(&l, 30));
+        let clock = || -> Option<Duration> { panic!("the clock was read") };
+        assert!(!tm.stop_after_iteration(1, Move::NULL, 0, 20, 4999, clock));
+        assert!(tm.stop_after_iteration(2, Move::NULL, 0, 20, 5000, clock));
+        let cap = 5000 * crate::limits::SOFT_NODES_HARD_CAP;
+        assert!(!tm.must_abort(cap - 1, || cap - 1, clock));
+        assert!(tm.must_abort(cap, || cap, clock));
+    }
+
+    #[test]
+    fn a_stable_best_move_stops_earlier_than_a_changing_one() {
+        let l = clock(10_000, 0, None);
+        let b = budget(&l, 30);
+        let soft = b.soft.unwrap();
+        // Past 60% of the soft limit: a stable move stops, a changing one goes on.
+        let at = || Some(soft.mul_f64(0.7));
+        let mut stable = TimeManager::new(&l, b);
+        let mut changing = TimeManager::new(&l, b);
+        let a = Move::from_raw(1).unwrap();
+        let c = Move::from_raw(2).unwrap();
+        stable.stop_after_iteration(1, a, 10, 20, 0, at);
+        changing.stop_after_iteration(1, a, 10, 20, 0, at);
+        assert!(stable.stop_after_iteration(2, a, 10, 20, 0, at));
+        assert!(!changing.stop_after_iteration(2, c, 10, 20, 0, at));
+        // Pondering: no time runs.
+        assert!(!stable.stop_after_iteration(3, a, 10, 20, 0, || None));
     }
 }

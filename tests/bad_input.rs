@@ -99,6 +99,45 @@ fn go_while_searching_is_refused_and_the_search_continues() {
 }
 
 #[test]
+fn lines_that_are_not_utf8_get_one_error_and_the_session_goes_on() {
+    // "setoption name Hash value 8" with a GBK-encoded word (你好) at the end, a GBK path, and
+    // bytes that are never UTF-8.
+    let lines: [&[u8]; 3] = [
+        b"setoption name Hash value 8 \xc4\xe3\xba\xc3",
+        b"position fen \xd6\xd0\xb9\xfa.fen",
+        b"\xff\xfe\x00go",
+    ];
+    for mut e in [Engine::uci(), Engine::ucci()] {
+        e.send("position startpos moves h2e2");
+        let good = fen_of(&mut e);
+        for line in lines {
+            e.send_bytes(line);
+            let answer = e.sync();
+            assert_eq!(answer.len(), 1, "{line:?} gave {answer:?}");
+            assert!(
+                answer[0].starts_with("info string error: ") && answer[0].contains("UTF-8"),
+                "{answer:?}"
+            );
+            assert_eq!(fen_of(&mut e), good);
+        }
+        let lines = e.go("depth 2");
+        assert!(lines.last().unwrap().starts_with("bestmove"));
+        e.quit();
+    }
+}
+
+#[test]
+fn a_first_line_that_is_not_utf8_does_not_decide_the_dialect() {
+    let mut e = Engine::start();
+    e.send_bytes(b"\xc4\xe3\xba\xc3");
+    e.send("ucci");
+    let lines = e.expect_line("ucciok");
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    let rest = e.quit();
+    assert_eq!(rest, vec!["bye".to_string()]);
+}
+
+#[test]
 fn end_of_input_exits_cleanly() {
     let e = Engine::uci();
     drop(e);

@@ -3,6 +3,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
+use crate::notation::RankBase;
 use crate::piece::{Color, Piece, PieceKind};
 use crate::square::Square;
 use crate::zobrist;
@@ -32,9 +33,13 @@ pub struct Position {
     pub(crate) checkers: Bitboard,
 }
 
-/// What [`Position::make_move`] needs to restore the previous position.
+/// What [`Position::make_move`] needs to restore the previous position, and a neutral record of
+/// what the move changed on the board (for incremental evaluation): `moved` went from the move's
+/// `from` square to its `to` square, removing `captured` there.
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
+    /// The piece that moved (`None` for a null move).
+    pub moved: Option<Piece>,
     /// The piece captured by the move, if any.
     pub captured: Option<Piece>,
     key: u64,
@@ -262,7 +267,8 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let (from, to) = (mv.from(), mv.to());
-        let undo = Undo {
+        let mut undo = Undo {
+            moved: None,
             captured: self.board[to.index()],
             key: self.key,
             no_capture_plies: self.no_capture_plies,
@@ -273,6 +279,7 @@ impl Position {
             self.take(to);
         }
         let piece = self.take(from);
+        undo.moved = Some(piece);
         self.put(piece, to);
         let us = self.side;
         if us == Color::Black {
@@ -319,6 +326,7 @@ impl Position {
     pub fn make_null(&mut self) -> Undo {
         debug_assert!(!self.in_check());
         let undo = Undo {
+            moved: None,
             captured: None,
             key: self.key,
             no_capture_plies: self.no_capture_plies,
@@ -379,22 +387,55 @@ impl std::fmt::Debug for Position {
     }
 }
 
-impl std::fmt::Display for Position {
-    /// A text diagram, Black at the top, with ranks and files labelled, followed by the FEN.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Position {
+    /// A text diagram of the board, Black at the top, the river marked, ranks numbered from
+    /// `base` and files lettered; one line per rank, then the file letters.
+    pub fn diagram(&self, base: RankBase) -> String {
+        use std::fmt::Write;
+        // Two-digit rank numbers (1-10) get one more column.
+        let pad = if base == RankBase::One { " " } else { "" };
+        let width = 1 + pad.len();
+        let mut s = String::new();
         for rank in (0..10u8).rev() {
-            write!(f, "{rank} ")?;
+            let _ = write!(s, "{:>width$} ", rank + base.offset());
             for file in 0..9u8 {
-                let sq = Square::new(file, rank).expect("on board");
-                let c = self.board[sq.index()].map_or('.', Piece::fen_char);
-                write!(f, " {c}")?;
+                let c = Square::new(file, rank)
+                    .and_then(|sq| self.board[sq.index()])
+                    .map_or('.', Piece::fen_char);
+                let _ = write!(s, " {c}");
             }
-            writeln!(f)?;
+            s.push('\n');
             if rank == 5 {
-                writeln!(f, "   ~~~~~~~~~~~~~~~~~")?;
+                let _ = writeln!(s, "{pad}   ~~~~~~~~~~~~~~~~~");
             }
         }
-        writeln!(f, "   a b c d e f g h i")?;
-        write!(f, "FEN: {}", self.to_fen())
+        let _ = writeln!(s, "{pad}   a b c d e f g h i");
+        s
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// A text diagram, Black at the top, with ranks (0-9) and files labelled, followed by the
+    /// FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}FEN: {}", self.diagram(RankBase::Zero), self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagram_numbers_ranks_in_either_base() {
+        let pos = Position::startpos();
+        let zero = pos.diagram(RankBase::Zero);
+        let one = pos.diagram(RankBase::One);
+        assert_eq!(zero.lines().count(), 12);
+        assert_eq!(zero.lines().next(), Some("9  r n b a k a b n r"));
+        assert_eq!(one.lines().next(), Some("10  r n b a k a b n r"));
+        assert_eq!(one.lines().nth(11), Some("    a b c d e f g h i"));
+        assert!(pos.to_string().starts_with(&zero));
+        assert!(pos.to_string().ends_with(&format!("FEN: {}", pos.to_fen())));
     }
 }

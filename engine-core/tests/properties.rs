@@ -51,6 +51,19 @@ fn play_and_check(choices: &[u16]) -> Vec<String> {
         let gives_check = pos.gives_check(mv);
         let undo = pos.make_move(mv);
         assert_eq!(pos.key(), pos.compute_key(), "incremental key after {mv}");
+        // The undo record says what changed, for incremental evaluation.
+        assert_eq!(
+            undo.moved,
+            before.piece_at(mv.from()),
+            "moved piece of {mv}"
+        );
+        assert_eq!(
+            undo.captured,
+            before.piece_at(mv.to()),
+            "captured piece of {mv}"
+        );
+        assert_eq!(pos.piece_at(mv.to()), undo.moved);
+        assert_eq!(pos.piece_at(mv.from()), None);
         assert_eq!(
             pos.in_check(),
             gives_check,
@@ -94,6 +107,7 @@ proptest! {
             if !pos.in_check() {
                 let before = pos.clone();
                 let undo = pos.make_null();
+                prop_assert_eq!((undo.moved, undo.captured), (None, None));
                 prop_assert_eq!(pos.key(), pos.compute_key());
                 prop_assert_ne!(pos.side_to_move(), before.side_to_move());
                 pos.unmake_null(undo);

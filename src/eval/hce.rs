@@ -89,7 +89,7 @@ impl Score {
     }
 }
 
-/// Per-term totals for one colour; only built for `explain`.
+/// Per-term totals for one colour: summed by `evaluate`, shown term by term by `explain`.
 #[derive(Default, Debug)]
 struct Terms {
     material_pst: Score,
@@ -294,10 +294,10 @@ pub fn evaluate(pos: &Position) -> i32 {
         mg: red.mg - black.mg,
         eg: red.eg - black.eg,
     };
-    let white_pov = taper(diff, phase(pos));
+    let red_pov = taper(diff, phase(pos));
     let stm = match pos.side_to_move() {
-        Color::Red => white_pov,
-        Color::Black => -white_pov,
+        Color::Red => red_pov,
+        Color::Black => -red_pov,
     };
     stm + TEMPO
 }

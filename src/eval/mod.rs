@@ -1,5 +1,9 @@
-//! Static evaluation behind one function, so the NNUE issue can swap the handcrafted
-//! evaluation out without touching the search.
+//! Static evaluation. Each search thread owns one [`Evaluator`]: the search tells it about every
+//! board change it makes (`did_move`, `undid_move`, `did_null_move`, `undid_null_move`, always
+//! in stack order, starting from the position given to `reset`) and asks it for the score of the
+//! current position with [`Evaluator::evaluate`]. An incremental evaluator (NNUE accumulators)
+//! updates its state in those notifications; the handcrafted evaluation needs none and computes
+//! the score from the position alone.
 //!
 //! Scores are in internal units from the side to move's point of view; a soldier before the
 //! river is worth about 60, a horse about 400 (see [`hce`] for the values). The protocols scale
@@ -8,13 +12,69 @@
 pub mod hce;
 pub mod pst;
 
-use engine_core::Position;
+use engine_core::{Move, Position, Undo};
 
-/// The evaluator the search calls: side-to-move relative, never a mate score, always well inside
-/// `±search::score::RULE_WIN`.
-#[inline]
-pub fn evaluate(pos: &Position) -> i32 {
-    hce::evaluate(pos)
+/// The evaluator of one search thread. Cheap to clone: a search clones one per thread.
+#[derive(Clone, Debug, Default)]
+pub enum Evaluator {
+    /// The handcrafted evaluation ([`hce`]): stateless.
+    #[default]
+    Handcrafted,
+}
+
+impl Evaluator {
+    /// Starts from `pos` (the root of a search): forget any state of earlier positions.
+    #[inline]
+    pub fn reset(&mut self, pos: &Position) {
+        match self {
+            Evaluator::Handcrafted => {
+                let _ = pos;
+            }
+        }
+    }
+
+    /// The search made `mv` (now `pos`); `undo` says what moved and what was captured.
+    #[inline(always)]
+    pub fn did_move(&mut self, pos: &Position, mv: Move, undo: &Undo) {
+        match self {
+            Evaluator::Handcrafted => {
+                let _ = (pos, mv, undo);
+            }
+        }
+    }
+
+    /// The search took back the last move it made.
+    #[inline(always)]
+    pub fn undid_move(&mut self) {
+        match self {
+            Evaluator::Handcrafted => {}
+        }
+    }
+
+    /// The search passed the turn (null move): the board is unchanged, the side to move is not.
+    #[inline(always)]
+    pub fn did_null_move(&mut self) {
+        match self {
+            Evaluator::Handcrafted => {}
+        }
+    }
+
+    /// The search took back its null move.
+    #[inline(always)]
+    pub fn undid_null_move(&mut self) {
+        match self {
+            Evaluator::Handcrafted => {}
+        }
+    }
+
+    /// The static evaluation of `pos`, the position the notifications led to: side-to-move
+    /// relative, never a mate score, always well inside `±search::score::RULE_WIN`.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        match self {
+            Evaluator::Handcrafted => hce::evaluate(pos),
+        }
+    }
 }
 
 /// A term-by-term breakdown for the `eval` protocol command (Red's point of view, tapered).

@@ -1,14 +1,7 @@
 //! Typed commands, parsed from one input line per dialect. Move text stays text here: it is
 //! parsed against the position (and the current rank convention) by the controller.
 
-/// Which protocol the session speaks; decided by the first command.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UCI with Pikafish conventions.
-    Uci,
-    /// UCCI 3.0.
-    Ucci,
-}
+use super::dialect::Dialect;
 
 /// `startpos` or a FEN, plus moves.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

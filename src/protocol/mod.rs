@@ -1,28 +1,77 @@
-//! Protocol front ends: the input thread, command parsing per dialect and output formatting.
+//! Protocol front end: everything UCI or UCCI, none of it in the engine. The input thread reads
+//! lines, parses them per dialect ([`command`], [`uci`], [`ucci`]) and sends typed commands over
+//! a channel; the [`session::Session`] applies them to the engine and writes its answers and
+//! events as wire text ([`output`]).
 //!
-//! The first command decides the dialect (`ucci` → UCCI, anything else → UCI). The input thread
-//! parses each line and sends it over a channel, so the controller (and through it the search)
-//! is never blocked on stdin and `stop`/`isready` are answered while searching.
+//! The first command decides the dialect (`ucci` → UCCI, anything else → UCI). Input is read on
+//! its own thread, so the engine (and through it the search) is never blocked on stdin, and
+//! `stop`/`isready` are answered while searching. Input is read as bytes: a line that is not
+//! valid UTF-8 (a GBK-encoded name from a Chinese GUI, say) gets one `info string error` and is
+//! skipped, and the session goes on.
 
 pub mod command;
+pub mod dialect;
 pub mod output;
+pub mod session;
 pub mod ucci;
 pub mod uci;
 
-use crate::engine::{Engine, Flow};
-use command::{Command, Dialect};
-use std::io::BufRead;
+pub use dialect::Dialect;
 
-/// Reads stdin on its own thread and sends parsed commands (or parse errors).
-fn spawn_input(tx: crossbeam_channel::Sender<Result<Command, String>>) {
-    let spawned = std::thread::Builder::new()
+use command::{excerpt, Command};
+use output::Output;
+use session::{Flow, Session};
+use std::io::{BufRead, BufReader, Read};
+
+/// What the input thread sends: a command, or why a line was not one.
+type Input = Result<Command, String>;
+
+/// The line without its line ending (`\n` or `\r\n`).
+fn trim_line_end(mut line: &[u8]) -> &[u8] {
+    if let [rest @ .., b'\n'] = line {
+        line = rest;
+    }
+    if let [rest @ .., b'\r'] = line {
+        line = rest;
+    }
+    line
+}
+
+/// Reads `input` line by line on its own thread and sends parsed commands (or errors); the end
+/// of input (or a read error) is sent as `quit`.
+fn spawn_input(
+    input: impl Read + Send + 'static,
+    tx: crossbeam_channel::Sender<Input>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {
-            let stdin = std::io::stdin();
+            let mut reader = BufReader::new(input);
             let mut dialect: Option<Dialect> = None;
-            for line in stdin.lock().lines() {
-                let Ok(line) = line else {
-                    break;
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                }
+                let bytes = trim_line_end(&buf);
+                let line = match std::str::from_utf8(bytes) {
+                    Ok(line) => line,
+                    Err(e) => {
+                        let shown = String::from_utf8_lossy(bytes);
+                        let msg = format!(
+                            "input is not UTF-8 text (byte {} of '{}'); line ignored",
+                            e.valid_up_to() + 1,
+                            excerpt(&shown)
+                        );
+                        if tx.send(Err(msg)).is_err() {
+                            return;
+                        }
+                        continue;
+                    }
                 };
                 let first = line.split_whitespace().next();
                 if dialect.is_none() && first.is_some() {
@@ -32,7 +81,7 @@ fn spawn_input(tx: crossbeam_channel::Sender<Result<Command, String>>) {
                         Dialect::Uci
                     });
                 }
-                let parsed = command::parse(&line, dialect.unwrap_or(Dialect::Uci));
+                let parsed = command::parse(line, dialect.unwrap_or(Dialect::Uci));
                 let quit = parsed == Ok(Command::Quit);
                 if tx.send(parsed).is_err() || quit {
                     return;
@@ -40,27 +89,54 @@ fn spawn_input(tx: crossbeam_channel::Sender<Result<Command, String>>) {
             }
             // End of input behaves like `quit`.
             let _ = tx.send(Ok(Command::Quit));
-        });
-    if let Err(e) = spawned {
-        output::emit(&output::error(&format!(
-            "cannot start the input thread: {e}"
-        )));
-    }
+        })
+        .map(|_| ())
 }
 
-/// Runs the protocol loop until `quit` or end of input.
+/// Runs a session on stdin and stdout until `quit` or end of input.
 pub fn run() {
+    run_with(std::io::stdin(), Output::stdout());
+}
+
+/// Runs a session reading commands from `input` and writing to `out`, until `quit` or the end of
+/// `input`.
+pub fn run_with(input: impl Read + Send + 'static, out: Output) {
     let (tx, rx) = crossbeam_channel::unbounded();
-    spawn_input(tx);
-    let mut engine = Engine::new(Dialect::Uci);
+    if let Err(e) = spawn_input(input, tx) {
+        out.line(&output::error(&format!(
+            "cannot start the input thread: {e}"
+        )));
+        return;
+    }
+    let mut session = match Session::new(out.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            out.line(&output::error(&format!("cannot start the engine: {e}")));
+            return;
+        }
+    };
     for msg in rx {
         match msg {
             Ok(cmd) => {
-                if engine.handle(cmd) == Flow::Quit {
+                if session.handle(cmd) == Flow::Quit {
                     break;
                 }
             }
-            Err(e) => output::emit(&output::error(&e)),
+            Err(e) => out.line(&output::error(&e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ends_are_trimmed() {
+        assert_eq!(trim_line_end(b"go\r\n"), b"go");
+        assert_eq!(trim_line_end(b"go\n"), b"go");
+        assert_eq!(trim_line_end(b"go"), b"go");
+        assert_eq!(trim_line_end(b"\r\n"), b"");
+        assert_eq!(trim_line_end(b"a\rb\n"), b"a\rb");
     }
 }

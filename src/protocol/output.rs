@@ -1,13 +1,20 @@
-//! Formats search events and answers per dialect, and writes whole lines to stdout.
+//! Everything the engine writes, as wire text per dialect: search events, answers, the option
+//! listings (generated from the option table) and the board, and the [`Output`] that writes whole
+//! lines.
 //!
-//! Every line is written under the stdout lock and flushed at once, so lines from the controller
-//! and the search thread never interleave and a GUI sees each as soon as it is complete.
+//! Every line is written under the output's lock and flushed at once, so lines from the
+//! controller and the search thread never interleave and a GUI sees each as soon as it is
+//! complete.
 
-use super::command::Dialect;
+use super::dialect::Dialect;
+use crate::engine::{Event, HashEntry, Offer};
+use crate::options::{OptionKind, OptionSpec};
 use crate::search::score::{is_mate, mate_moves, MATE};
+use crate::search::tt::Bound;
 use crate::search::{Info, ScoreBound};
-use engine_core::{move_text, Move, RankBase};
+use engine_core::{move_text, Move, Position, RankBase};
 use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 /// Internal units per UCCI score point ×100: UCCI wants 100 = one horse or cannon.
 const UCCI_MINOR_PIECE: i32 = 400;
@@ -18,9 +25,9 @@ const WDL_WIN_OFFSET: f64 = 180.0;
 /// ... and how quickly the probability rises around it.
 const WDL_SCALE: f64 = 110.0;
 
-/// How to print moves and scores for this session.
-#[derive(Copy, Clone, Debug)]
-pub struct Format {
+/// How this session writes moves and scores.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WireStyle {
     /// Protocol dialect.
     pub dialect: Dialect,
     /// Rank numbering of move text.
@@ -29,32 +36,78 @@ pub struct Format {
     pub show_wdl: bool,
 }
 
-/// Writes one line and flushes. Output errors (GUI gone) are ignored: the next `quit` or EOF
-/// ends the engine.
-pub fn emit(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+impl Default for WireStyle {
+    fn default() -> Self {
+        WireStyle {
+            dialect: Dialect::Uci,
+            rank_base: RankBase::Zero,
+            show_wdl: false,
+        }
+    }
 }
 
-/// `info string <text>` (UCI) or `info message <text>` is not used: both dialects accept
-/// `info string`, which is what GUIs show in their log.
+/// Where the engine's lines go: stdout, or any writer (tests capture them in memory).
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// Lines to `sink`.
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    /// Lines to standard output.
+    pub fn stdout() -> Output {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    /// Writes one line and flushes. Output errors (GUI gone) are ignored: the next `quit` or
+    /// end of input ends the engine.
+    pub fn line(&self, line: &str) {
+        self.with(|out| {
+            let _ = writeln!(out, "{line}");
+        });
+    }
+
+    /// Writes several lines at once (no other line between them).
+    pub fn lines(&self, lines: &[String]) {
+        self.with(|out| {
+            for line in lines {
+                let _ = writeln!(out, "{line}");
+            }
+        });
+    }
+
+    /// Runs `f` with the writer locked (for reports written piece by piece), then flushes.
+    pub fn with<T>(&self, f: impl FnOnce(&mut dyn Write) -> T) -> T {
+        let mut out = self.sink.lock().unwrap_or_else(|p| p.into_inner());
+        let r = f(&mut **out);
+        let _ = out.flush();
+        r
+    }
+}
+
+/// `info string <text>`: both dialects accept it, and GUIs show it in their log.
 pub fn info_string(text: &str) -> String {
     format!("info string {text}")
 }
 
-/// An error line in the one format the issue asks for.
+/// An error line: `info string error: <text>`.
 pub fn error(text: &str) -> String {
     info_string(&format!("error: {text}"))
 }
 
 /// A move in the session's notation.
-pub fn mv(m: Move, f: &Format) -> String {
+pub fn mv(m: Move, f: &WireStyle) -> String {
     move_text(m, f.rank_base)
 }
 
 /// Score text: `cp N` / `mate N` (UCI) or a bare number (UCCI).
-pub fn score(s: i32, f: &Format) -> String {
+pub fn score(s: i32, f: &WireStyle) -> String {
     match f.dialect {
         Dialect::Uci => {
             if is_mate(s) {
@@ -89,12 +142,12 @@ pub fn wdl(s: i32) -> (u32, u32, u32) {
     (w, d, l)
 }
 
-fn pv_text(pv: &[Move], f: &Format) -> String {
+fn pv_text(pv: &[Move], f: &WireStyle) -> String {
     pv.iter().map(|&m| mv(m, f)).collect::<Vec<_>>().join(" ")
 }
 
-/// Formats a search event as the lines to print.
-pub fn info(event: &Info, f: &Format) -> Vec<String> {
+/// Formats a search progress event as the lines to print.
+pub fn info(event: &Info, f: &WireStyle) -> Vec<String> {
     match event {
         Info::Iteration {
             depth,
@@ -160,40 +213,164 @@ pub fn info(event: &Info, f: &Format) -> Vec<String> {
     }
 }
 
-/// `bestmove m [ponder p] [draw|resign]`.
-pub fn bestmove(best: Move, ponder: Option<Move>, suffix: Option<&str>, f: &Format) -> String {
+/// `bestmove m [ponder p]`, and in UCCI the `draw`/`resign` suffix.
+pub fn bestmove(best: Move, ponder: Option<Move>, offer: Option<Offer>, f: &WireStyle) -> String {
     let mut line = format!("bestmove {}", mv(best, f));
     if let Some(p) = ponder {
         line.push_str(&format!(" ponder {}", mv(p, f)));
     }
-    if let Some(s) = suffix {
-        line.push(' ');
-        line.push_str(s);
+    if f.dialect == Dialect::Ucci {
+        match offer {
+            Some(Offer::Draw) => line.push_str(" draw"),
+            Some(Offer::Resign) => line.push_str(" resign"),
+            None => {}
+        }
     }
     line
 }
 
 /// The answer when there is no move to play: `bestmove (none)` / `nobestmove`.
-pub fn no_move(f: &Format) -> String {
+pub fn no_move(f: &WireStyle) -> String {
     match f.dialect {
         Dialect::Uci => "bestmove (none)".to_string(),
         Dialect::Ucci => "nobestmove".to_string(),
     }
 }
 
+/// The lines of an engine event.
+pub fn event(e: &Event, f: &WireStyle) -> Vec<String> {
+    match e {
+        Event::RuleVerdict(v) => vec![info_string(&format!(
+            "rule: {} {}: {}",
+            v.rule.id(),
+            v.result.pgn(),
+            v.explanation
+        ))],
+        Event::Error(text) => vec![error(text)],
+        Event::Info(i) => info(i, f),
+        Event::BestMove {
+            best,
+            ponder,
+            offer,
+        } => vec![bestmove(*best, *ponder, *offer, f)],
+        Event::NoMove { score: s } | Event::StaticEval { score: s } => {
+            vec![format!("info depth 0 score {}", score(*s, f)), no_move(f)]
+        }
+    }
+}
+
+/// `pophash [bestmove m] [lowerbound s depth d] [upperbound s depth d]` for UCCI `probe`.
+pub fn pophash(entry: Option<&HashEntry>, f: &WireStyle) -> String {
+    let mut line = String::from("pophash");
+    let Some(e) = entry else {
+        return line;
+    };
+    if let Some(m) = e.mv {
+        line.push_str(&format!(" bestmove {}", mv(m, f)));
+    }
+    let s = ucci_score(e.score);
+    // A move-only entry (`Bound::None`) has no score to report.
+    if matches!(e.bound, Bound::Lower | Bound::Exact) {
+        line.push_str(&format!(" lowerbound {s} depth {}", e.depth));
+    }
+    if matches!(e.bound, Bound::Upper | Bound::Exact) {
+        line.push_str(&format!(" upperbound {s} depth {}", e.depth));
+    }
+    line
+}
+
+/// The name of an option in a dialect (`None`: not offered there).
+pub fn option_name(spec: &OptionSpec, dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::Uci => spec.uci,
+        Dialect::Ucci => spec.ucci,
+    }
+}
+
+/// The `option ...` line announcing `spec` in `dialect`; `None` for options hidden or not
+/// offered there. UCI: `option name N type T default D [min m max M] [var v ...]`; UCCI: one
+/// lower-case word for the name, no `name` keyword, `min`/`max`/`var` before `default`.
+pub fn option_declaration(spec: &OptionSpec, dialect: Dialect) -> Option<String> {
+    if spec.hidden {
+        return None;
+    }
+    let name = option_name(spec, dialect)?;
+    let string_default = |d: &str| {
+        if d.is_empty() {
+            "<empty>".to_string()
+        } else {
+            d.to_string()
+        }
+    };
+    Some(match dialect {
+        Dialect::Uci => {
+            let kind = match spec.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!("spin default {default} min {min} max {max}")
+                }
+                OptionKind::Check { default } => format!("check default {default}"),
+                OptionKind::Combo { default, values } => {
+                    let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                    format!("combo default {}{vars}", values[default])
+                }
+                OptionKind::Button => "button".to_string(),
+                OptionKind::String { default } => {
+                    format!("string default {}", string_default(default))
+                }
+            };
+            format!("option name {name} type {kind}")
+        }
+        Dialect::Ucci => {
+            let kind = match spec.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!("spin min {min} max {max} default {default}")
+                }
+                OptionKind::Check { default } => format!("check default {default}"),
+                OptionKind::Combo { default, values } => {
+                    let vars: String = values
+                        .iter()
+                        .map(|v| format!(" var {}", v.to_lowercase()))
+                        .collect();
+                    format!("combo{vars} default {}", values[default].to_lowercase())
+                }
+                OptionKind::Button => "button".to_string(),
+                OptionKind::String { default } => {
+                    format!("string default {}", string_default(default))
+                }
+            };
+            format!("option {name} type {kind}")
+        }
+    })
+}
+
+/// The `option ...` lines of a table in `dialect`.
+pub fn option_declarations(table: &[OptionSpec], dialect: Dialect) -> Vec<String> {
+    table
+        .iter()
+        .filter_map(|spec| option_declaration(spec, dialect))
+        .collect()
+}
+
+/// The `d` command: the board (ranks in the session's numbering), FEN, key and checkers.
+pub fn board(pos: &Position, f: &WireStyle) -> Vec<String> {
+    let mut lines: Vec<String> = pos.diagram(f.rank_base).lines().map(String::from).collect();
+    lines.push(format!("Fen: {}", pos.to_fen()));
+    lines.push(format!("Key: {:016X}", pos.key()));
+    let checkers: Vec<String> = pos.checkers().map(|sq| sq.to_string()).collect();
+    lines.push(format!("Checkers: {}", checkers.join(" ")));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{Effect, OPTIONS};
     use crate::search::score::{mate_in, mated_in};
 
     #[test]
     fn scores_per_dialect() {
-        let uci = Format {
-            dialect: Dialect::Uci,
-            rank_base: RankBase::Zero,
-            show_wdl: false,
-        };
-        let ucci = Format {
+        let uci = WireStyle::default();
+        let ucci = WireStyle {
             dialect: Dialect::Ucci,
             ..uci
         };
@@ -212,5 +389,71 @@ mod tests {
             assert_eq!(w + d + l, 1000, "{s}");
         }
         assert!(wdl(500).0 > wdl(100).0);
+    }
+
+    #[test]
+    fn declarations_follow_each_dialects_form() {
+        let uci = option_declarations(OPTIONS, Dialect::Uci);
+        assert!(uci.contains(&"option name Hash type spin default 16 min 0 max 65536".into()));
+        assert!(uci.contains(&"option name Clear Hash type button".into()));
+        assert!(uci.contains(
+            &"option name CheckCounting type combo default PerSide var PerSide var Total var All"
+                .into()
+        ));
+        assert!(uci.iter().all(|l| !l.contains("usemillisec")));
+        let ucci = option_declarations(OPTIONS, Dialect::Ucci);
+        assert!(ucci.contains(&"option hashsize type spin min 0 max 65536 default 16".into()));
+        assert!(ucci.contains(&"option usemillisec type check default false".into()));
+        assert!(ucci.contains(
+            &"option checkcounting type combo var perside var total var all default perside".into()
+        ));
+        assert!(ucci
+            .iter()
+            .all(|l| !l.contains(" name ") && !l.contains("RanksOneToTen")));
+    }
+
+    #[test]
+    fn hidden_and_string_options() {
+        let table = [
+            OptionSpec {
+                uci: Some("EvalFile"),
+                ucci: Some("evalfile"),
+                kind: OptionKind::String { default: "" },
+                hidden: false,
+                apply: |_, _| Effect::None,
+            },
+            OptionSpec {
+                uci: Some("Tuned"),
+                ucci: None,
+                kind: OptionKind::Spin {
+                    default: 1,
+                    min: 0,
+                    max: 9,
+                },
+                hidden: true,
+                apply: |_, _| Effect::None,
+            },
+        ];
+        assert_eq!(
+            option_declarations(&table, Dialect::Uci),
+            vec!["option name EvalFile type string default <empty>".to_string()]
+        );
+        assert_eq!(
+            option_declarations(&table, Dialect::Ucci),
+            vec!["option evalfile type string default <empty>".to_string()]
+        );
+    }
+
+    #[test]
+    fn offers_only_in_ucci() {
+        let m = Position::startpos().legal_moves()[0];
+        let uci = WireStyle::default();
+        let ucci = WireStyle {
+            dialect: Dialect::Ucci,
+            ..uci
+        };
+        assert!(!bestmove(m, None, Some(Offer::Resign), &uci).contains("resign"));
+        assert!(bestmove(m, None, Some(Offer::Resign), &ucci).ends_with(" resign"));
+        assert!(bestmove(m, None, Some(Offer::Draw), &ucci).ends_with(" draw"));
     }
 }

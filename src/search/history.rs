@@ -1,5 +1,6 @@
 //! Per-thread move-ordering statistics: quiet history, killer moves and counter-moves.
 
+use super::params::{HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC};
 use super::score::MAX_PLY;
 use engine_core::{Move, Piece, Position};
 
@@ -29,7 +30,7 @@ impl Default for History {
 /// Bonus for a move that caused (or failed to cause) a cutoff at `depth`.
 #[inline]
 pub fn depth_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(2_000)
+    (depth * depth * HISTORY_BONUS_QUADRATIC + HISTORY_BONUS_LINEAR * depth).min(HISTORY_BONUS_MAX)
 }
 
 impl History {
@@ -38,7 +39,7 @@ impl History {
         *self = History::default();
     }
 
-    /// Clears killers of deeper plies before a new search (they belong to the old root).
+    /// Clears the killers of every ply before a new search: they were found below the old root.
     pub fn clear_killers(&mut self) {
         for k in self.killers.iter_mut() {
             *k = [Move::NULL; 2];

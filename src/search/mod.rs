@@ -1,106 +1,37 @@
 //! The search: iterative deepening with aspiration windows, PVS, quiescence, a shared
 //! transposition table and Lazy SMP helper threads.
 //!
-//! [`run`] is the entry point: it starts `threads - 1` helpers that search the same root and
-//! only share the TT, runs the main worker (which owns time control and reporting) on the
-//! calling thread, then stops the helpers and returns the main worker's decision.
+//! [`Searcher`] is the public entry point (one per independent search engine: its own table,
+//! threads and evaluators). Underneath, [`run`] starts `threads - 1` helpers that search the
+//! same root and only share the TT, runs the main worker (which owns time control and
+//! reporting) on the calling thread, then stops the helpers and returns the main worker's
+//! decision.
 
+mod control;
 pub mod history;
-pub mod limits;
 pub mod ordering;
+pub mod params;
+mod pvs;
+mod qsearch;
+mod root;
 pub mod rules;
 pub mod score;
+mod searcher;
 pub mod see;
 pub mod tt;
 pub mod worker;
 
+use crate::limits::SearchLimits;
 use crate::time::TimeBudget;
 use engine_core::rules::RuleOptions;
 use engine_core::{Move, Position};
-use history::History;
-use limits::SearchLimits;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
 use tt::TranspositionTable;
-use worker::Worker;
+use worker::{RootMove, ThreadData, Worker};
 
-/// Flags and counters the controller shares with a running search.
-pub struct SearchControl {
-    /// Set by `stop`, `quit`, the time manager or the main worker when done; every worker
-    /// checks it at every node.
-    pub stop: AtomicBool,
-    /// The GUI sent `stop` (or `quit`): a held `bestmove` (infinite or ponder search) is due.
-    pub stop_requested: AtomicBool,
-    /// True during `go ponder` until `ponderhit`: no time limit applies and `bestmove` is held.
-    pub pondering: AtomicBool,
-    /// The GUI offered a draw (UCCI `go draw` / `ponderhit draw`).
-    pub draw_offered: AtomicBool,
-    /// When the clock started for this search (reset by `ponderhit`).
-    clock_start: Mutex<Instant>,
-    /// Nodes per thread, published by each worker (one cache line each: every worker writes its
-    /// counter at every node, and counters sharing a line would make the threads fight over it).
-    nodes: Vec<PaddedCounter>,
-}
-
-/// An `AtomicU64` alone on its cache line(s).
-#[repr(align(128))]
-#[derive(Default)]
-struct PaddedCounter(AtomicU64);
-
-impl SearchControl {
-    /// Fresh control for a search on `threads` threads.
-    pub fn new(threads: usize, pondering: bool) -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            stop_requested: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            draw_offered: AtomicBool::new(false),
-            clock_start: Mutex::new(Instant::now()),
-            nodes: (0..threads.max(1))
-                .map(|_| PaddedCounter::default())
-                .collect(),
-        }
-    }
-
-    /// Switches a ponder search to a normal one: the clock starts now.
-    pub fn ponderhit(&self) {
-        if let Ok(mut s) = self.clock_start.lock() {
-            *s = Instant::now();
-        }
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    /// Time since the clock started (since `go`, or since `ponderhit`).
-    pub fn elapsed(&self) -> Duration {
-        self.clock_start
-            .lock()
-            .map(|s| s.elapsed())
-            .unwrap_or_default()
-    }
-
-    /// The GUI's `stop`: aborts the workers and releases a held `bestmove`.
-    pub fn request_stop(&self) {
-        self.stop_requested.store(true, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether the search was told to stop.
-    #[inline(always)]
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Total nodes over all threads.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
-    }
-
-    /// The node counter thread `id` publishes to.
-    pub(crate) fn node_counter(&self, id: usize) -> &AtomicU64 {
-        &self.nodes[id.min(self.nodes.len() - 1)].0
-    }
-}
+pub use control::SearchControl;
+pub use searcher::{SearchOptions, Searcher};
+pub use worker::THREAD_STACK_BYTES;
 
 /// Bound of a reported score.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -113,7 +44,7 @@ pub enum ScoreBound {
     Upper,
 }
 
-/// One line of search progress, formatted per dialect by the protocol front end.
+/// One event of search progress (the protocol front end formats it per dialect).
 #[derive(Clone, Debug)]
 pub enum Info {
     /// A finished (or failed) iteration of one PV line.
@@ -182,34 +113,42 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes over all threads.
     pub nodes: u64,
+    /// The first `multipv` root lines, in the order the search ranked them (each the best of
+    /// the moves not in the lines before it; the first is the best move's), each with its score
+    /// and bound from the last iteration that scored it ([`RootMove::reported_score`]) and its
+    /// principal variation.
+    pub lines: Vec<RootMove>,
 }
 
-/// Runs a search on `histories.len()` threads (at least one) and returns the main thread's
+/// Runs a search on `threads.len()` threads (at least one) and returns the main thread's
 /// decision. `report` receives the main thread's progress.
 pub fn run(
     req: &SearchRequest,
     tt: &TranspositionTable,
     ctl: &SearchControl,
-    histories: &mut [History],
-    report: &(dyn Fn(&Info) + Sync),
+    threads: &mut [ThreadData],
+    report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     tt.new_search();
-    let (main_history, helpers) = histories
+    let (main_data, helpers) = threads
         .split_first_mut()
-        .expect("at least one history table");
+        .expect("at least one search thread");
     let result = std::thread::scope(|scope| {
-        for (i, h) in helpers.iter_mut().enumerate() {
+        for (i, data) in helpers.iter_mut().enumerate() {
             let id = i + 1;
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("search-helper-{id}"))
                 .stack_size(worker::THREAD_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(id, req, tt, ctl, h, None);
+                    let mut w = Worker::new(id, req, tt, ctl, data, None);
                     w.iterative_deepening();
-                })
-                .expect("spawning a search helper thread");
+                });
+            // Out of threads: search with the helpers that did start.
+            if spawned.is_err() {
+                break;
+            }
         }
-        let mut main = Worker::new(0, req, tt, ctl, main_history, Some(report));
+        let mut main = Worker::new(0, req, tt, ctl, main_data, Some(report));
         main.iterative_deepening();
         ctl.stop.store(true, Ordering::SeqCst);
         main.result()

@@ -73,6 +73,31 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a stored score `s` with this bound settles a node searched with the window
+    /// (`alpha`, `beta`): it is exact, or a lower bound at or above `beta`, or an upper bound at
+    /// or below `alpha`. The one table-cutoff test of the main search and quiescence.
+    #[inline(always)]
+    pub fn settles(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+            Bound::None => false,
+        }
+    }
+
+    /// Whether a stored score `s` with this bound is a better estimate of the node than the
+    /// static evaluation `eval`: exact, or a bound that lies beyond `eval` on its own side.
+    #[inline(always)]
+    pub fn refines(self, s: i32, eval: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s > eval,
+            Bound::Upper => s < eval,
+            Bound::None => false,
+        }
+    }
 }
 
 /// The packed score of a [`Bound::None`] entry; no stored score can be this low.
@@ -309,6 +334,17 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use engine_core::Square;
+
+    #[test]
+    fn bounds_settle_windows_and_refine_evals_on_their_own_side() {
+        assert!(Bound::Exact.settles(0, -10, 10));
+        assert!(Bound::Lower.settles(10, -10, 10) && !Bound::Lower.settles(9, -10, 10));
+        assert!(Bound::Upper.settles(-10, -10, 10) && !Bound::Upper.settles(-9, -10, 10));
+        assert!(!Bound::None.settles(0, 0, 0));
+        assert!(Bound::Lower.refines(11, 10) && !Bound::Lower.refines(10, 10));
+        assert!(Bound::Upper.refines(9, 10) && !Bound::Upper.refines(10, 10));
+        assert!(Bound::Exact.refines(10, 10) && !Bound::None.refines(99, 10));
+    }
 
     #[test]
     fn store_then_probe_returns_the_entry() {

@@ -1,110 +1,66 @@
-//! One search thread: iterative deepening, aspiration windows, the PVS alpha-beta search and
-//! quiescence. The main worker (id 0) also keeps time and reports progress.
+//! One search thread's state and the operations every part of the search shares: the board
+//! changes (the only place the position, the key/move history and the evaluator change
+//! together), node counting with the stop checks, the table key and the table cutoff. The search
+//! itself is split by concern: [`super::root`] (iterative deepening, aspiration windows, the root
+//! move loop, reporting), [`super::pvs`] (the alpha-beta search of inner nodes) and
+//! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
 use super::history::History;
-use super::ordering::{MovePicker, PickerKind};
-use super::rules::{rule_outcome, RuleDependency};
-use super::score::{
-    from_tt, is_mate, mate_in, mate_moves, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN,
-};
-use super::see::{see_ge, value_on};
-use super::tt::{Bound, TranspositionTable};
+use super::score::{from_tt, INFINITE, MAX_PLY};
+use super::tt::{TranspositionTable, TtEntry};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
+use crate::time::TimeManager;
 use engine_core::rules::{counted_plies_of, CheckCounting};
-use engine_core::{Color, Move, Piece, PieceKind, Position};
-use once_cell::sync::Lazy;
+use engine_core::{Color, Move, Piece, PieceKind, Position, Undo};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Stack size of search threads: the recursion keeps a move list per ply.
 pub const THREAD_STACK_BYTES: usize = 32 * 1024 * 1024;
-/// The main thread looks at the clock every this many nodes (a power of two).
-pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
-
-/// Aspiration windows start at this half-width once the depth reaches [`ASPIRATION_MIN_DEPTH`].
-const ASPIRATION_WINDOW: i32 = 24;
-/// Shallower iterations use a full window.
-const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// Reverse futility pruning: depth limit.
-const RFP_MAX_DEPTH: i32 = 7;
-/// Reverse futility pruning: margin per ply of depth.
-const RFP_MARGIN: i32 = 80;
-/// Null-move pruning: minimum depth.
-const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move pruning: base reduction.
-const NMP_BASE_REDUCTION: i32 = 3;
-/// Null-move pruning: one more ply of reduction per this many plies of depth.
-const NMP_DEPTH_DIVISOR: i32 = 4;
-/// Null-move verification search is done when the side to move has at most this many
-/// chariots, horses and cannons (zugzwang-prone endings) ...
-const NMP_VERIFY_MAX_PIECES: u32 = 2;
-/// ... or at this depth and above.
-const NMP_VERIFY_MIN_DEPTH: i32 = 12;
-/// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
-const IIR_MIN_DEPTH: i32 = 4;
-/// Late move pruning applies up to this depth.
-const LMP_MAX_DEPTH: i32 = 8;
-/// Futility pruning of quiet moves: depth limit (after reduction).
-const FUTILITY_MAX_DEPTH: i32 = 7;
-/// Futility pruning: base margin.
-const FUTILITY_BASE: i32 = 120;
-/// Futility pruning: margin per ply.
-const FUTILITY_PER_DEPTH: i32 = 90;
-/// SEE pruning of captures: depth limit.
-const SEE_CAPTURE_MAX_DEPTH: i32 = 6;
-/// SEE pruning of captures: allowed loss per ply of depth.
-const SEE_CAPTURE_MARGIN: i32 = 100;
-/// SEE pruning of quiet moves: depth limit.
-const SEE_QUIET_MAX_DEPTH: i32 = 8;
-/// SEE pruning of quiet moves: allowed loss per ply of depth.
-const SEE_QUIET_MARGIN: i32 = 60;
-/// Late move reductions: minimum depth.
-const LMR_MIN_DEPTH: i32 = 3;
-/// History that changes the reduction by one ply.
-const LMR_HISTORY_DIVISOR: i32 = 6_000;
-/// Quiescence delta pruning margin.
-const QS_DELTA_MARGIN: i32 = 200;
-/// Report `currmove` only after this long in an iteration.
-const CURRMOVE_AFTER: Duration = Duration::from_millis(3000);
-/// Report aspiration failures only after this long.
-const BOUND_REPORT_AFTER: Duration = Duration::from_millis(2000);
 
 /// `Worker::rep_horizon` when no judged repetition refers to an earlier occurrence.
-const NO_REPETITION: usize = usize::MAX;
+pub(super) const NO_REPETITION: usize = usize::MAX;
 /// Within this many counted plies of the no-capture limit, TT entries are kept apart per
 /// counter state (see `Worker::tt_key`).
 const NO_CAPTURE_KEY_WINDOW: u32 = 24;
 /// Odd constant spreading the no-capture counter state over the key bits.
 const NO_CAPTURE_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// A mate score is trusted once the depth exceeds the mate's length by this many plies.
-const MATE_SETTLE_PLIES: i32 = 4;
-
-/// `LMR[depth][move_number]`: the base late-move reduction.
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
-        }
-    }
-    t
-});
-
-#[inline(always)]
-fn lmr(depth: i32, move_count: usize) -> i32 {
-    LMR[(depth as usize).min(63)][move_count.min(63)]
+/// What the caller expects of a node: it decides the window's use, what the table may store
+/// and how much the node may be reduced.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// On the principal variation: searched with an open window; its score can be exact.
+    Pv,
+    /// Zero window, expected to fail high (a refutation is likely among the first moves).
+    Cut,
+    /// Zero window, expected to fail low (every move must be searched).
+    All,
 }
 
-/// Late move pruning: quiet moves beyond this count are skipped at shallow depth.
-#[inline(always)]
-fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = (3 + depth * depth) as usize;
-    if improving {
-        base
-    } else {
-        base / 2
+impl NodeKind {
+    /// Whether this is a PV node.
+    #[inline(always)]
+    pub fn is_pv(self) -> bool {
+        self == NodeKind::Pv
+    }
+
+    /// Whether this is an expected cut node.
+    #[inline(always)]
+    pub fn is_cut(self) -> bool {
+        self == NodeKind::Cut
+    }
+
+    /// The kind of a zero-window child of a node of this kind after its first move: cut and all
+    /// alternate.
+    #[inline(always)]
+    pub fn flipped(self) -> NodeKind {
+        if self.is_cut() {
+            NodeKind::All
+        } else {
+            NodeKind::Cut
+        }
     }
 }
 
@@ -125,55 +81,86 @@ pub struct RootMove {
     pub pv: Vec<Move>,
 }
 
+impl RootMove {
+    /// The score to report: this iteration's, or the previous one's when this iteration did not
+    /// score the move (with its bound).
+    pub fn reported_score(&self) -> (i32, ScoreBound) {
+        if self.score == -INFINITE {
+            (self.prev_score, ScoreBound::Exact)
+        } else {
+            (self.score, self.bound)
+        }
+    }
+}
+
+/// What the search remembers per ply of the current path.
 #[derive(Copy, Clone, Default)]
-struct Frame {
-    static_eval: i32,
-    mv: Move,
-    piece: Option<Piece>,
+pub(super) struct Frame {
+    /// Static evaluation at this ply (`-INFINITE` in check).
+    pub static_eval: i32,
+    /// The move made from this ply (`Move::NULL` for a null move).
+    pub mv: Move,
+    /// The piece that made it.
+    pub piece: Option<Piece>,
+}
+
+/// The state a search thread keeps from one search to the next: its move-ordering statistics
+/// and its evaluator.
+#[derive(Default)]
+pub struct ThreadData {
+    /// Quiet history, killers and counter-moves.
+    pub history: History,
+    /// The static evaluator (with its incremental state, if any).
+    pub evaluator: Evaluator,
 }
 
 /// One search thread's state.
 pub struct Worker<'a> {
-    pos: Position,
-    keys: Vec<u64>,
-    moves: Vec<Move>,
-    req: &'a SearchRequest,
-    tt: &'a TranspositionTable,
-    ctl: &'a SearchControl,
+    pub(super) pos: Position,
+    pub(super) keys: Vec<u64>,
+    pub(super) moves: Vec<Move>,
+    pub(super) req: &'a SearchRequest,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) ctl: &'a SearchControl,
     node_counter: &'a AtomicU64,
-    history: &'a mut History,
-    report: Option<&'a (dyn Fn(&Info) + Sync)>,
-    nodes: u64,
-    seldepth: usize,
-    root_depth: i32,
-    completed_depth: i32,
-    pv_idx: usize,
-    nmp_min_ply: usize,
-    stopped: bool,
-    frames: Vec<Frame>,
-    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    root_moves: Vec<RootMove>,
+    pub(super) history: &'a mut History,
+    evaluator: &'a mut Evaluator,
+    pub(super) report: Option<&'a mut dyn FnMut(&Info)>,
+    /// Node, time and iteration limits (consulted by the main thread only).
+    pub(super) time: TimeManager,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) root_depth: i32,
+    pub(super) completed_depth: i32,
+    pub(super) pv_idx: usize,
+    pub(super) nmp_min_ply: usize,
+    pub(super) stopped: bool,
+    pub(super) frames: Vec<Frame>,
+    pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 1],
+    pub(super) root_moves: Vec<RootMove>,
     /// Smallest key-list index of an earlier occurrence that a repetition judged in the current
     /// subtree referred to ([`NO_REPETITION`] if none); see the TT module's policy.
-    rep_horizon: usize,
+    pub(super) rep_horizon: usize,
     /// Whether the current subtree reached the no-capture limit.
-    hit_no_capture_limit: bool,
+    pub(super) hit_no_capture_limit: bool,
     /// Whether a root score of this iteration depended on the game history (no TT score then).
-    root_depends_on_history: bool,
+    pub(super) root_depends_on_history: bool,
 }
 
 impl<'a> Worker<'a> {
-    /// A worker for `req`; `report` is `Some` for the main thread only.
+    /// A worker for `req` with the thread's persistent `data`; `report` is `Some` for the main
+    /// thread only.
     pub fn new(
         id: usize,
         req: &'a SearchRequest,
         tt: &'a TranspositionTable,
         ctl: &'a SearchControl,
-        history: &'a mut History,
-        report: Option<&'a (dyn Fn(&Info) + Sync)>,
+        data: &'a mut ThreadData,
+        report: Option<&'a mut dyn FnMut(&Info)>,
     ) -> Worker<'a> {
-        history.clear_killers();
+        data.history.clear_killers();
+        data.evaluator.reset(&req.pos);
         let mut keys = Vec::with_capacity(req.keys.len() + MAX_PLY + 2);
         keys.extend_from_slice(&req.keys);
         let mut moves = Vec::with_capacity(req.moves.len() + MAX_PLY + 2);
@@ -186,8 +173,10 @@ impl<'a> Worker<'a> {
             tt,
             ctl,
             node_counter: ctl.node_counter(id),
-            history,
+            history: &mut data.history,
+            evaluator: &mut data.evaluator,
             report,
+            time: TimeManager::new(&req.limits, req.budget),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -216,31 +205,32 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn is_main(&self) -> bool {
+    /// Whether this is the main thread (the one that keeps time and reports).
+    #[inline(always)]
+    pub(super) fn is_main(&self) -> bool {
         self.report.is_some()
     }
 
-    /// The decision after the search (main thread).
+    /// The decision after the search (main thread): the best move and the first `multipv` root
+    /// lines, best first.
     pub fn result(&self) -> SearchResult {
         let best = &self.root_moves[0];
-        let score = if best.score == -INFINITE {
-            best.prev_score
-        } else {
-            best.score
-        };
+        let (score, _) = best.reported_score();
+        let lines = self.root_moves[..self.req.multipv.clamp(1, self.root_moves.len())].to_vec();
         SearchResult {
             best: best.mv,
             ponder: best.pv.get(1).copied(),
             score,
             depth: self.completed_depth,
             nodes: self.nodes,
+            lines,
         }
     }
 
     /// Counts a node and decides whether to stop (all threads check the shared flag; the main
-    /// thread also checks node and time limits).
+    /// thread also asks the time manager about node and time limits).
     #[inline(always)]
-    fn count_node_and_check_stop(&mut self) -> bool {
+    pub(super) fn count_node_and_check_stop(&mut self) -> bool {
         self.nodes += 1;
         self.node_counter.store(self.nodes, Ordering::Relaxed);
         // The main thread always finishes depth 1, so that even an immediate `stop` is
@@ -250,21 +240,15 @@ impl<'a> Worker<'a> {
             return true;
         }
         if self.is_main() && self.completed_depth >= 1 {
-            if let Some(limit) = self.req.limits.nodes {
-                if self.nodes >= limit
-                    || (self.nodes % CLOCK_CHECK_INTERVAL == 0 && self.ctl.total_nodes() >= limit)
-                {
-                    self.stop_all();
-                    return true;
-                }
-            }
-            if self.nodes % CLOCK_CHECK_INTERVAL == 0 {
-                if let Some(hard) = self.req.budget.hard {
-                    if !self.ctl.pondering.load(Ordering::Relaxed) && self.ctl.elapsed() >= hard {
-                        self.stop_all();
-                        return true;
-                    }
-                }
+            let ctl = self.ctl;
+            let must_abort = self.time.must_abort(
+                self.nodes,
+                || ctl.total_nodes(),
+                || (!ctl.pondering.load(Ordering::Relaxed)).then(|| ctl.elapsed()),
+            );
+            if must_abort {
+                self.stop_all();
+                return true;
             }
         }
         false
@@ -275,6 +259,75 @@ impl<'a> Worker<'a> {
         self.ctl.stop.store(true, Ordering::SeqCst);
     }
 
+    /// Time since the search's clock started (for reporting).
+    pub(super) fn elapsed(&self) -> Duration {
+        self.ctl.elapsed()
+    }
+
+    /// Makes `mv`: the position, the key and move history, the evaluator and the table prefetch.
+    /// Every move the search makes goes through here.
+    #[inline(always)]
+    pub(super) fn do_move(&mut self, mv: Move) -> Undo {
+        let undo = self.pos.make_move(mv);
+        self.evaluator.did_move(&self.pos, mv, &undo);
+        self.keys.push(self.pos.key());
+        self.moves.push(mv);
+        self.tt.prefetch(self.pos.key());
+        undo
+    }
+
+    /// Takes back `mv` (made by [`Worker::do_move`], which returned `undo`).
+    #[inline(always)]
+    pub(super) fn undo_move(&mut self, mv: Move, undo: Undo) {
+        self.evaluator.undid_move();
+        self.pos.unmake_move(mv, undo);
+        self.keys.pop();
+        self.moves.pop();
+    }
+
+    /// Passes the turn (null-move pruning); `Move::NULL` in the move history stops repetition
+    /// cycles from crossing it.
+    #[inline(always)]
+    pub(super) fn do_null_move(&mut self) -> Undo {
+        let undo = self.pos.make_null();
+        self.evaluator.did_null_move();
+        self.keys.push(self.pos.key());
+        self.moves.push(Move::NULL);
+        undo
+    }
+
+    /// Takes back [`Worker::do_null_move`].
+    #[inline(always)]
+    pub(super) fn undo_null_move(&mut self, undo: Undo) {
+        self.evaluator.undid_null_move();
+        self.pos.unmake_null(undo);
+        self.keys.pop();
+        self.moves.pop();
+    }
+
+    /// The static evaluation of the current position.
+    #[inline(always)]
+    pub(super) fn evaluate(&mut self) -> i32 {
+        self.evaluator.evaluate(&self.pos)
+    }
+
+    /// The table's verdict on a node: the stored score (converted to `ply`) when the entry was
+    /// searched at least `depth` deep and its bound settles the window (`alpha`, `beta`);
+    /// `None` when the node must be searched. Never cuts at PV nodes.
+    #[inline(always)]
+    pub(super) fn tt_cutoff(
+        entry: Option<TtEntry>,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        kind: NodeKind,
+    ) -> Option<i32> {
+        let e = entry?;
+        let s = from_tt(e.score, ply);
+        (!kind.is_pv() && e.depth >= depth && e.bound.settles(s, alpha, beta)).then_some(s)
+    }
+
     /// The key used for the TT, and whether the no-capture state is folded into it: the
     /// position key, with the counted plies left before the no-capture limit and each side's
     /// remaining check allowance folded in when the limit is near enough (within
@@ -282,7 +335,7 @@ impl<'a> Worker<'a> {
     /// the referee's (`counted_plies_of` under the check cap), so two nodes share an entry only
     /// if the limit falls at the same point in both subtrees.
     #[inline(always)]
-    fn tt_key(&self) -> (u64, bool) {
+    pub(super) fn tt_key(&self) -> (u64, bool) {
         let key = self.pos.key();
         let rules = &self.req.rules;
         let limit = rules.no_capture_moves.saturating_mul(2);
@@ -314,271 +367,12 @@ impl<'a> Worker<'a> {
     /// history above it: a judged repetition whose earlier occurrence lies above the node, or the
     /// no-capture limit reached below a node whose key does not carry the counters.
     #[inline(always)]
-    fn score_depends_on_history(&self, key_folded: bool) -> bool {
+    pub(super) fn score_depends_on_history(&self, key_folded: bool) -> bool {
         self.rep_horizon < self.keys.len() - 1 || (self.hit_no_capture_limit && !key_folded)
     }
 
-    #[inline(always)]
-    fn make(&mut self, mv: Move) -> engine_core::Undo {
-        let undo = self.pos.make_move(mv);
-        self.keys.push(self.pos.key());
-        self.moves.push(mv);
-        self.tt.prefetch(self.pos.key());
-        undo
-    }
-
-    #[inline(always)]
-    fn unmake(&mut self, mv: Move, undo: engine_core::Undo) {
-        self.pos.unmake_move(mv, undo);
-        self.keys.pop();
-        self.moves.pop();
-    }
-
-    fn elapsed(&self) -> Duration {
-        self.ctl.elapsed()
-    }
-
-    /// Iterative deepening over all root moves; returns when done or stopped.
-    pub fn iterative_deepening(&mut self) {
-        if self.root_moves.is_empty() {
-            return;
-        }
-        let max_depth = self
-            .req
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = self.req.multipv.clamp(1, self.root_moves.len());
-        let mut last_best = Move::NULL;
-        let mut instability = 0.0f64;
-        let mut last_score = -INFINITE;
-        let mut depth = 0;
-        while depth < max_depth {
-            depth += 1;
-            self.root_depth = depth;
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
-            self.root_depends_on_history = false;
-            for pv_idx in 0..multipv {
-                self.pv_idx = pv_idx;
-                self.seldepth = 0;
-                self.aspiration(pv_idx);
-                // Stable sort: moves not (fully) searched keep the previous order.
-                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.stopped {
-                    break;
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            self.completed_depth = self.root_depth;
-            self.store_root();
-            if !self.is_main() {
-                continue;
-            }
-            self.report_lines(multipv);
-            let best = &self.root_moves[0];
-            let (best_mv, score) = (best.mv, best.score);
-            if let Some(m) = self.req.limits.mate {
-                if score >= mate_in(2 * m.max(1) as usize - 1).min(MATE_BOUND) {
-                    break;
-                }
-            }
-            // Stop early once a forced mate is resolved well below the current depth.
-            if is_mate(score)
-                && self.req.limits.depth.is_none()
-                && !self.req.limits.waits_for_stop()
-                && depth > 2 * mate_moves(score).abs() + MATE_SETTLE_PLIES
-            {
-                break;
-            }
-            instability = instability * 0.5
-                + if best_mv != last_best && depth > 1 {
-                    1.0
-                } else {
-                    0.0
-                };
-            let drop = if last_score > -INFINITE {
-                last_score - score
-            } else {
-                0
-            };
-            last_best = best_mv;
-            last_score = score;
-            if let Some(soft) = self.req.budget.soft {
-                if self.ctl.pondering.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let mut scale = 0.6 + instability * 0.8;
-                if drop > 30 {
-                    scale *= 1.4;
-                }
-                if drop > 80 {
-                    scale *= 1.3;
-                }
-                if self.root_moves.len() == 1 {
-                    scale = 0.1;
-                }
-                if self.elapsed().as_secs_f64() > soft.as_secs_f64() * scale {
-                    break;
-                }
-            }
-        }
-        if self.is_main() {
-            self.report_final();
-        }
-    }
-
-    /// Searches root line `pv_idx` with a widening aspiration window.
-    fn aspiration(&mut self, pv_idx: usize) {
-        let depth = self.root_depth;
-        let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < RULE_WIN {
-            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-        } else {
-            (-INFINITE, INFINITE)
-        };
-        loop {
-            let score = self.search_root(alpha, beta, depth);
-            if self.stopped {
-                return;
-            }
-            let bound = if score <= alpha {
-                ScoreBound::Upper
-            } else if score >= beta {
-                ScoreBound::Lower
-            } else {
-                ScoreBound::Exact
-            };
-            self.root_moves[pv_idx].bound = bound;
-            if bound == ScoreBound::Exact {
-                return;
-            }
-            if self.is_main() && self.elapsed() > BOUND_REPORT_AFTER {
-                self.report_line(pv_idx, depth);
-            }
-            if bound == ScoreBound::Upper {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITE);
-            } else {
-                beta = (score + delta).min(INFINITE);
-            }
-            delta += delta / 2;
-            if delta > 1000 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
-    }
-
-    /// The root node: searches root moves `pv_idx..` and records their scores and PVs.
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        self.rep_horizon = NO_REPETITION;
-        self.hit_no_capture_limit = false;
-        let mut best = -INFINITE;
-        self.pv_len[0] = 0;
-        self.frames[0] = Frame {
-            static_eval: if self.pos.in_check() {
-                -INFINITE
-            } else {
-                evaluate(&self.pos)
-            },
-            mv: Move::NULL,
-            piece: None,
-        };
-        for i in self.pv_idx..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            if self.is_main() && self.elapsed() > CURRMOVE_AFTER {
-                if let Some(r) = self.report {
-                    r(&Info::CurrMove {
-                        depth,
-                        mv,
-                        number: i + 1,
-                    });
-                }
-            }
-            let gives_check = self.pos.gives_check(mv);
-            let new_depth = depth - 1 + gives_check as i32;
-            self.frames[0].mv = mv;
-            self.frames[0].piece = self.pos.piece_at(mv.from());
-            let seldepth_before = self.seldepth;
-            self.seldepth = 0;
-            let undo = self.make(mv);
-            let mut value;
-            if i == self.pv_idx {
-                value = -self.search(-beta, -alpha, new_depth, 1, true, false);
-            } else {
-                value = -self.search(-alpha - 1, -alpha, new_depth, 1, false, true);
-                if value > alpha && value < beta && !self.stopped {
-                    value = -self.search(-beta, -alpha, new_depth, 1, true, false);
-                }
-            }
-            self.unmake(mv, undo);
-            let sel = self.seldepth;
-            self.seldepth = seldepth_before.max(sel);
-            if self.stopped {
-                break;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == self.pv_idx || value > alpha {
-                rm.score = value;
-                rm.seldepth = self.seldepth;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
-            } else {
-                rm.score = -INFINITE;
-            }
-            if value > best {
-                best = value;
-            }
-            if value > alpha {
-                alpha = value;
-                if value >= beta {
-                    break;
-                }
-            }
-        }
-        let (_, key_folded) = self.tt_key();
-        self.root_depends_on_history |= self.score_depends_on_history(key_folded);
-        best
-    }
-
-    /// Stores the root's best move and score, so `probe` and the next search find them (the move
-    /// only when the score depended on the game history).
-    fn store_root(&self) {
-        let best = &self.root_moves[0];
-        let bound = match best.bound {
-            ScoreBound::Exact => Bound::Exact,
-            ScoreBound::Lower => Bound::Lower,
-            ScoreBound::Upper => Bound::Upper,
-        };
-        let eval = if self.pos.in_check() {
-            0
-        } else {
-            evaluate(&self.pos)
-        };
-        let (key, _) = self.tt_key();
-        if self.root_depends_on_history {
-            self.tt.store_move_only(key, best.mv, eval);
-            return;
-        }
-        self.tt.store(
-            key,
-            best.mv,
-            to_tt(best.score, 0),
-            eval,
-            self.completed_depth,
-            bound,
-        );
-    }
-
     /// Side-to-move has a piece other than general, advisors, elephants and soldiers.
-    fn major_pieces(&self) -> u32 {
+    pub(super) fn major_pieces(&self) -> u32 {
         let us = self.pos.side_to_move();
         (self.pos.pieces_of(us, PieceKind::Chariot)
             | self.pos.pieces_of(us, PieceKind::Horse)
@@ -586,289 +380,8 @@ impl<'a> Worker<'a> {
         .count()
     }
 
-    /// Principal variation search of one node, keeping the history-dependence trackers
-    /// ([`Worker::rep_horizon`], [`Worker::hit_no_capture_limit`]) per subtree: they start empty
-    /// for the node and are merged into the caller's afterwards.
-    fn search(
-        &mut self,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        cut_node: bool,
-    ) -> i32 {
-        let outer_horizon = std::mem::replace(&mut self.rep_horizon, NO_REPETITION);
-        let outer_limit = std::mem::replace(&mut self.hit_no_capture_limit, false);
-        let score = self.search_node(alpha, beta, depth, ply, pv_node, cut_node);
-        self.rep_horizon = self.rep_horizon.min(outer_horizon);
-        self.hit_no_capture_limit |= outer_limit;
-        score
-    }
-
-    /// The body of [`Worker::search`].
-    fn search_node(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        cut_node: bool,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
-        }
-        self.pv_len[ply] = 0;
-        if self.count_node_and_check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) =
-            rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules)
-        {
-            match outcome.depends_on {
-                RuleDependency::Position => {}
-                RuleDependency::Repetition { first } => {
-                    self.rep_horizon = self.rep_horizon.min(first);
-                }
-                RuleDependency::NoCaptureCounter => self.hit_no_capture_limit = true,
-            }
-            return outcome.score;
-        }
-        let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
-        }
-        // Mate distance pruning: no line from here can beat a shorter mate already found.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-
-        let (key, key_folded) = self.tt_key();
-        let tte = self.tt.probe(key);
-        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = tte {
-            let s = from_tt(e.score, ply);
-            if !pv_node
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return s;
-            }
-        }
-
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            tte.map_or_else(|| evaluate(&self.pos), |e| e.eval)
-        };
-        let mut eval = static_eval;
-        if let Some(e) = tte {
-            let s = from_tt(e.score, ply);
-            if !in_check
-                && !is_mate(s)
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > eval,
-                    Bound::Upper => s < eval,
-                    Bound::None => false,
-                }
-            {
-                eval = s;
-            }
-        }
-        self.frames[ply].static_eval = static_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.frames[ply - 2].static_eval != -INFINITE
-            && static_eval > self.frames[ply - 2].static_eval;
-
-        if !pv_node && !in_check && beta.abs() < RULE_WIN {
-            // Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
-                return eval;
-            }
-            // Null-move pruning, verified where zugzwang is likely.
-            let majors = self.major_pieces();
-            if depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && ply >= self.nmp_min_ply
-                && !self.frames[ply - 1].mv.is_null()
-                && majors > 0
-            {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
-                self.frames[ply].mv = Move::NULL;
-                self.frames[ply].piece = None;
-                let undo = self.pos.make_null();
-                self.keys.push(self.pos.key());
-                self.moves.push(Move::NULL);
-                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
-                self.pos.unmake_null(undo);
-                self.keys.pop();
-                self.moves.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    let v = if v >= MATE_BOUND { beta } else { v };
-                    if majors > NMP_VERIFY_MAX_PIECES && depth < NMP_VERIFY_MIN_DEPTH {
-                        return v;
-                    }
-                    let saved = self.nmp_min_ply;
-                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(1) as usize;
-                    let verified = self.search(beta - 1, beta, depth - r, ply, false, false);
-                    self.nmp_min_ply = saved;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if verified >= beta {
-                        return v;
-                    }
-                }
-            }
-        }
-
-        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH {
-            depth - 1
-        } else {
-            depth
-        };
-
-        let prev = self.frames[ply - 1];
-        let counter = self.history.counter_move(prev.piece, prev.mv);
-        let mut picker = MovePicker::new(
-            &self.pos,
-            PickerKind::All,
-            tt_move,
-            self.history.killers(ply),
-            counter,
-        );
-        let killers = self.history.killers(ply);
-        let mut best = -INFINITE;
-        let mut best_move = Move::NULL;
-        let mut move_count = 0usize;
-        let mut quiets: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let alpha_orig = alpha;
-
-        while let Some(mv) = picker.next(&self.pos, self.history) {
-            move_count += 1;
-            let is_capture = self.pos.piece_at(mv.to()).is_some();
-            let piece = self.pos.piece_at(mv.from());
-            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv));
-
-            // Shallow pruning. Whether a quiet move gives check is only known after making it
-            // (make_move computes the checkers anyway, cheaper than a separate gives_check), so a
-            // quiet move marked prunable is made, and taken back if it does not give check.
-            let mut prune_unless_check = false;
-            if !in_check && best > -MATE_BOUND {
-                if !is_capture {
-                    let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
-                    prune_unless_check = (move_count > lmp_threshold(depth, improving)
-                        && depth <= LMP_MAX_DEPTH)
-                        || (lmr_depth <= FUTILITY_MAX_DEPTH
-                            && !is_mate(alpha)
-                            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth
-                                <= alpha)
-                        || (lmr_depth <= SEE_QUIET_MAX_DEPTH
-                            && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth));
-                } else if depth <= SEE_CAPTURE_MAX_DEPTH
-                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
-                {
-                    continue;
-                }
-            }
-
-            self.frames[ply].mv = mv;
-            self.frames[ply].piece = piece;
-            let undo = self.make(mv);
-            let gives_check = self.pos.in_check();
-            if prune_unless_check && !gives_check {
-                self.unmake(mv, undo);
-                continue;
-            }
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
-            let new_depth = depth - 1 + extension;
-            let mut value;
-            if move_count == 1 {
-                value = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, false);
-            } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && move_count > 1 + pv_node as usize && !is_capture {
-                    r = lmr(depth, move_count);
-                    r -= pv_node as i32;
-                    r += (!improving) as i32;
-                    r += cut_node as i32;
-                    r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
-                    r -= gives_check as i32;
-                    r -= hist / LMR_HISTORY_DIVISOR;
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
-                value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
-                if value > alpha && r > 0 && !self.stopped {
-                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
-                }
-                if pv_node && value > alpha && value < beta && !self.stopped {
-                    value = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
-                }
-            }
-            self.unmake(mv, undo);
-            if self.stopped {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    best_move = mv;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if value >= beta {
-                        if !is_capture {
-                            let prev_pair = prev.piece.map(|p| (p, prev.mv));
-                            self.history
-                                .update_quiet_cutoff(&self.pos, mv, &quiets, depth, ply, prev_pair);
-                        }
-                        break;
-                    }
-                    alpha = value;
-                }
-            }
-            if !is_capture && mv != best_move && !quiets.is_full() {
-                quiets.push(mv);
-            }
-        }
-
-        if move_count == 0 {
-            // No legal move: mated, or stalemated, which also loses in xiangqi.
-            return mated_in(ply);
-        }
-        let eval_to_store = if in_check { 0 } else { static_eval };
-        if self.score_depends_on_history(key_folded) {
-            self.tt.store_move_only(key, best_move, eval_to_store);
-            return best;
-        }
-        let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
-        self.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            eval_to_store,
-            depth,
-            bound,
-        );
-        best
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Move) {
+    /// Makes `mv` followed by the child's PV the PV of `ply`.
+    pub(super) fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = if ply < MAX_PLY {
             self.pv_len[ply + 1]
         } else {
@@ -881,151 +394,13 @@ impl<'a> Worker<'a> {
         row[1..=n].copy_from_slice(&tail[0][..n]);
         self.pv_len[ply] = n + 1;
     }
-
-    /// Quiescence: captures (not losing by SEE), or every evasion when in check.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.count_node_and_check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
-        }
-        let (key, _) = self.tt_key();
-        let tte = self.tt.probe(key);
-        if let Some(e) = tte {
-            let s = from_tt(e.score, ply);
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return s;
-            }
-        }
-        let alpha_orig = alpha;
-        let stand_pat;
-        let mut best;
-        if in_check {
-            stand_pat = -INFINITE;
-            best = -INFINITE;
-        } else {
-            // Stalemate loses in xiangqi. It only happens to a side without chariots, horses
-            // and cannons, so only such positions pay for the legal-move check.
-            if self.major_pieces() == 0 && !self.pos.has_legal_move() {
-                return mated_in(ply);
-            }
-            stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
-        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::new(
-            &self.pos,
-            PickerKind::Quiescence,
-            tt_move,
-            [Move::NULL; 2],
-            Move::NULL,
-        );
-        let mut best_move = Move::NULL;
-        let mut searched = 0;
-        while let Some(mv) = picker.next(&self.pos, self.history) {
-            searched += 1;
-            if !in_check {
-                if stand_pat + value_on(&self.pos, mv.to()) + QS_DELTA_MARGIN <= alpha {
-                    continue;
-                }
-                if !see_ge(&self.pos, mv, 0) {
-                    continue;
-                }
-            }
-            let undo = self.make(mv);
-            let value = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
-            self.unmake(mv, undo);
-            if self.stopped {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    best_move = mv;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if value >= beta {
-                        break;
-                    }
-                    alpha = value;
-                }
-            }
-        }
-        if in_check && searched == 0 {
-            return mated_in(ply);
-        }
-        let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
-        self.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            if in_check { 0 } else { stand_pat },
-            0,
-            bound,
-        );
-        best
-    }
-
-    fn report_line(&self, i: usize, depth: i32) {
-        let Some(report) = self.report else {
-            return;
-        };
-        let rm = &self.root_moves[i];
-        let (score, bound) = if rm.score == -INFINITE {
-            (rm.prev_score, ScoreBound::Exact)
-        } else {
-            (rm.score, rm.bound)
-        };
-        if score == -INFINITE {
-            return;
-        }
-        let elapsed = self.elapsed();
-        report(&Info::Iteration {
-            depth,
-            seldepth: rm.seldepth.max(1),
-            multipv: i + 1,
-            score,
-            bound,
-            nodes: self.ctl.total_nodes(),
-            time_ms: elapsed.as_millis() as u64,
-            hashfull: self.tt.hashfull(),
-            pv: rm.pv.clone(),
-        });
-    }
-
-    fn report_lines(&self, multipv: usize) {
-        for i in 0..multipv {
-            self.report_line(i, self.completed_depth);
-        }
-    }
-
-    /// One last line for the chosen move, so the GUI sees the score of what is played even if
-    /// the search was stopped inside an iteration.
-    fn report_final(&self) {
-        self.report_line(0, self.completed_depth.max(1));
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::SearchLimits;
+    use crate::limits::SearchLimits;
+    use crate::search::score::RULE_WIN;
     use crate::time::TimeBudget;
     use engine_core::rules::RuleOptions;
     use engine_core::{move_text, RankBase};
@@ -1060,8 +435,8 @@ mod tests {
         };
         let tt = TranspositionTable::new(1);
         let ctl = SearchControl::new(1, false);
-        let mut history = History::default();
-        let mut w = Worker::new(0, &req, &tt, &ctl, &mut history, None);
+        let mut data = ThreadData::default();
+        let mut w = Worker::new(0, &req, &tt, &ctl, &mut data, None);
         w.iterative_deepening();
         let best = &w.root_moves[0];
         (best.mv, best.score, w.root_depends_on_history)
@@ -1096,8 +471,8 @@ mod tests {
         };
         let tt = TranspositionTable::new(1);
         let ctl = SearchControl::new(1, false);
-        let mut history = History::default();
-        Worker::new(0, &req, &tt, &ctl, &mut history, None).tt_key()
+        let mut data = ThreadData::default();
+        Worker::new(0, &req, &tt, &ctl, &mut data, None).tt_key()
     }
 
     #[test]

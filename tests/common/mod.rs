@@ -54,6 +54,13 @@ impl Engine {
         self.stdin.flush().expect("flush");
     }
 
+    /// Sends raw bytes as one line (for input that is not UTF-8).
+    pub fn send_bytes(&mut self, line: &[u8]) {
+        self.stdin.write_all(line).expect("write to engine");
+        self.stdin.write_all(b"\n").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
     /// Sends one command and returns when it was sent.
     pub fn send_timed(&mut self, line: &str) -> Instant {
         self.send(line);

@@ -3,7 +3,7 @@
 //! every engine unless the engine sets them itself.
 
 use super::clock::TimeControl;
-use super::protocol::{Dialect, FenLetters, WireFormat};
+use super::wire::{Dialect, FenLetters, WireFormat};
 use engine_core::RankBase;
 use std::path::PathBuf;
 

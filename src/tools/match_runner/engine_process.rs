@@ -3,7 +3,7 @@
 //! handshake / new game / think exchanges of both protocols.
 
 use super::engine_config::EngineConfig;
-use super::protocol::{parse_bestmove, parse_info, BestMove, Dialect, InfoFields, Score};
+use super::wire::{parse_bestmove, parse_info, BestMove, Dialect, InfoFields, Score};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};

@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::engine_process::{EngineProcess, ThinkError};
 use super::openings::Opening;
-use super::protocol::{BestMove, Score};
+use super::wire::{BestMove, Score};
 use engine_core::rules::{adjudicate, GameResult, RuleOptions};
 use engine_core::{Color, Move, Position};
 use serde::{Deserialize, Serialize};

@@ -6,8 +6,8 @@
 use super::clock::Clock;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
-use super::game::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
 use super::openings::Opening;
+use super::play::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
 use crossbeam_channel::{Receiver, Sender};
 use engine_core::rules::GameResult;
 use engine_core::Color;
@@ -203,7 +203,7 @@ fn play_job(
             return forfeit(job, shared, Color::Black, why, (false, true));
         }
     };
-    let record = game::play(
+    let record = play::play(
         &shared.openings[job.opening],
         Seat {
             engine: &mut red,

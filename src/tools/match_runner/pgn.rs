@@ -2,7 +2,7 @@
 //! moves (`H2-E2`, ranks 0-9, `[Format "ICCS"]`), the termination with its reason, and a comment
 //! per engine move with score/depth and measured time.
 
-use super::game::GameRecord;
+use super::play::GameRecord;
 use engine_core::{RankBase, START_FEN};
 use std::fmt::Write;
 
@@ -143,8 +143,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::{PlayedMove, TerminationKind};
-    use super::super::protocol::Score;
+    use super::super::play::{PlayedMove, TerminationKind};
+    use super::super::wire::Score;
     use super::*;
     use engine_core::rules::GameResult;
     use engine_core::Position;

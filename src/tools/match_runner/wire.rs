@@ -3,70 +3,9 @@
 //! the wire format.
 
 use engine_core::{move_text, Move, Position, RankBase};
-use std::fmt;
 use std::time::Duration;
 
-/// The protocol family an engine speaks.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// `uci`/`uciok`, `setoption name X value Y`, `go wtime .. btime ..` in milliseconds.
-    Uci,
-    /// `ucci`/`ucciok`, `setoption X Y`, `go time .. opptime ..` in seconds unless the engine
-    /// announces `usemillisec`, FEN of the last capture plus the moves since.
-    Ucci,
-}
-
-impl Dialect {
-    /// Parses the `proto=` value of an engine spec.
-    pub fn parse(text: &str) -> Result<Dialect, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "uci" => Ok(Dialect::Uci),
-            "ucci" => Ok(Dialect::Ucci),
-            other => Err(format!("unknown protocol '{other}' (expected uci or ucci)")),
-        }
-    }
-
-    /// The first command sent to the engine.
-    pub fn hello(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uci",
-            Dialect::Ucci => "ucci",
-        }
-    }
-
-    /// The line that ends the engine's identification block.
-    pub fn hello_ok(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uciok",
-            Dialect::Ucci => "ucciok",
-        }
-    }
-
-    /// One `setoption` line.
-    pub fn setoption(self, name: &str, value: &str) -> String {
-        match self {
-            Dialect::Uci => format!("setoption name {name} value {value}"),
-            Dialect::Ucci => format!("setoption {name} {value}"),
-        }
-    }
-
-    /// The line sent before each new game (UCCI has no such command).
-    pub fn new_game(self) -> Option<&'static str> {
-        match self {
-            Dialect::Uci => Some("ucinewgame"),
-            Dialect::Ucci => None,
-        }
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Uci => "uci",
-            Dialect::Ucci => "ucci",
-        })
-    }
-}
+pub use cotuong::protocol::Dialect;
 
 /// Which letters the engine's FEN parser accepts for horses and elephants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

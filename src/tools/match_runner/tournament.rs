@@ -5,16 +5,16 @@
 use super::berger;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
-use super::game::GameSettings;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
+use super::play::GameSettings;
+use super::pool::{Finished, Job, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
 use super::report;
 use super::sprt::{Sprt, SprtDecision};
 use super::swiss::{self, Side, SwissPlayer};
 use super::tally::Tally;
 use super::tiebreak::Outcome;
-use super::worker::{Finished, Job, Pool, PoolShared};
 use engine_core::rules::GameResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashSet;

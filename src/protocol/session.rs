@@ -1,0 +1,226 @@
+//! One protocol session: turns parsed commands into calls on the [`Engine`] and the engine's
+//! answers and events into wire text. Every difference between UCI and UCCI that is not parsing
+//! lives here or in `output`: the handshakes, UCCI's time unit and `bye`, `nobestmove` for a
+//! `stop` with nothing to stop, `go depth 0`, and the move and score notation.
+
+use super::command::{excerpt, Command, GoParams, PositionSpec};
+use super::dialect::Dialect;
+use super::output::{self, Output, WireStyle};
+use crate::engine::{
+    Clocks, Engine, Event, GoRequest, Listener, SetOptionError, ENGINE_AUTHOR, ENGINE_NAME,
+};
+use crate::limits::SideClock;
+use crate::options::OPTIONS;
+use engine_core::RankBase;
+use std::sync::{Arc, Mutex};
+
+/// Milliseconds per UCCI time unit when the GUI has not switched to milliseconds.
+const UCCI_SECOND_MS: u64 = 1000;
+
+/// Whether the session goes on after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// Exit.
+    Quit,
+}
+
+/// A session: the dialect, how moves and scores are written, and the engine.
+pub struct Session {
+    dialect: Dialect,
+    /// Shared with the engine's listener, which formats events from the search thread.
+    style: Arc<Mutex<WireStyle>>,
+    engine: Engine,
+    out: Output,
+}
+
+impl Session {
+    /// A UCI session (until `ucci` switches it) writing to `out`; an error if the engine cannot
+    /// start.
+    pub fn new(out: Output) -> Result<Session, String> {
+        let style = Arc::new(Mutex::new(WireStyle::default()));
+        let (o, s) = (out.clone(), Arc::clone(&style));
+        let listener: Listener = Arc::new(move |e: Event| {
+            let f = *s.lock().unwrap_or_else(|p| p.into_inner());
+            o.lines(&output::event(&e, &f));
+        });
+        Ok(Session {
+            dialect: Dialect::Uci,
+            style,
+            engine: Engine::new(listener)?,
+            out,
+        })
+    }
+
+    fn style(&self) -> WireStyle {
+        *self.style.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Derives the style from the dialect and the options (UCCI always uses ranks 0-9).
+    fn refresh_style(&mut self) {
+        let options = self.engine.options();
+        let style = WireStyle {
+            dialect: self.dialect,
+            rank_base: match self.dialect {
+                Dialect::Uci => options.rank_base(),
+                Dialect::Ucci => RankBase::Zero,
+            },
+            show_wdl: options.show_wdl,
+        };
+        *self.style.lock().unwrap_or_else(|p| p.into_inner()) = style;
+    }
+
+    fn error(&self, text: &str) {
+        self.out.line(&output::error(text));
+    }
+
+    /// Applies one command.
+    pub fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Nothing => {}
+            Command::Uci | Command::Ucci => self.hello(cmd == Command::Ucci),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => {
+                match self.engine.set_option(&name, value.as_deref()) {
+                    Ok(()) => self.refresh_style(),
+                    Err(SetOptionError::Unknown(n)) => self.out.line(&output::info_string(
+                        &format!("unknown option '{}' ignored", excerpt(&n)),
+                    )),
+                    Err(SetOptionError::Refused(msg)) => self.error(&msg),
+                }
+            }
+            Command::NewGame => {
+                if let Err(e) = self.engine.new_game() {
+                    self.error(&e);
+                }
+            }
+            Command::Position(spec) => {
+                let base = self.style().rank_base;
+                if let Err(e) = self
+                    .engine
+                    .set_position(spec.fen.as_deref(), &spec.moves, base)
+                {
+                    self.error(&e);
+                }
+            }
+            Command::BanMoves(list) => {
+                if let Err(e) = self.engine.ban_moves(&list, self.style().rank_base) {
+                    self.error(&e);
+                }
+            }
+            Command::Go(g) => self.go(g),
+            Command::Stop => {
+                if !self.engine.stop() && self.dialect == Dialect::Ucci {
+                    self.out.line("nobestmove");
+                }
+            }
+            Command::PonderHit { draw } => {
+                if let Err(e) = self.engine.ponderhit(draw) {
+                    self.error(&e);
+                }
+            }
+            Command::Probe(spec) => self.probe(&spec),
+            Command::Display => self
+                .out
+                .lines(&output::board(self.engine.position(), &self.style())),
+            Command::Eval => {
+                let text = crate::eval::explain(self.engine.position());
+                let lines: Vec<String> = text.lines().map(String::from).collect();
+                self.out.lines(&lines);
+            }
+            Command::Bench { depth } => {
+                let engine = &mut self.engine;
+                if let Err(e) = self.out.with(|w| engine.bench(depth, w)) {
+                    self.error(&e);
+                }
+            }
+            Command::Quit => {
+                self.engine.quit();
+                if self.dialect == Dialect::Ucci {
+                    self.out.line("bye");
+                }
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// `uci` / `ucci`: switches the dialect and answers with the identification and the options.
+    fn hello(&mut self, ucci: bool) {
+        self.dialect = if ucci { Dialect::Ucci } else { Dialect::Uci };
+        self.refresh_style();
+        let mut lines = vec![format!("id name {ENGINE_NAME}")];
+        if ucci {
+            lines.push("id copyright 2026 the Cotuong developers, MIT licence".into());
+        }
+        lines.push(format!("id author {ENGINE_AUTHOR}"));
+        if ucci {
+            lines.push("id user Cotuong users".into());
+        }
+        lines.extend(output::option_declarations(OPTIONS, self.dialect));
+        lines.push(self.dialect.hello_ok().into());
+        self.out.lines(&lines);
+    }
+
+    /// The engine's request for a `go` as sent: UCCI times in seconds unless `usemillisec`,
+    /// UCCI `depth 0` = static evaluation, UCI `depth 0` = depth 1.
+    fn go_request(&self, g: GoParams) -> GoRequest {
+        let unit = if self.dialect == Dialect::Ucci && !self.engine.options().use_millisec {
+            UCCI_SECOND_MS
+        } else {
+            1
+        };
+        let clock = |time: u64, inc: Option<u64>, unit: u64| SideClock {
+            time_ms: time.saturating_mul(unit),
+            inc_ms: inc.unwrap_or(0).saturating_mul(unit),
+            movestogo: g.movestogo,
+        };
+        GoRequest {
+            ponder: g.ponder,
+            draw_offered: g.draw,
+            infinite: g.infinite,
+            depth: match self.dialect {
+                Dialect::Uci => g.depth.map(|d| d.max(1)),
+                Dialect::Ucci => g.depth,
+            },
+            nodes: g.nodes,
+            mate: g.mate,
+            movetime_ms: g.movetime,
+            clocks: Clocks {
+                red: g.wtime.map(|t| clock(t, g.winc, 1)),
+                black: g.btime.map(|t| clock(t, g.binc, 1)),
+                side_to_move: g.time.map(|t| clock(t, g.increment, unit)),
+            },
+            searchmoves: g.searchmoves,
+            notation: self.style().rank_base,
+        }
+    }
+
+    fn go(&mut self, g: GoParams) {
+        let base = self.style().rank_base;
+        if let Some(depth) = g.perft {
+            let engine = &mut self.engine;
+            if let Err(e) = self.out.with(|w| engine.perft(depth, base, w)) {
+                self.error(&e);
+            }
+            return;
+        }
+        let request = self.go_request(g);
+        if let Err(e) = self.engine.go(request) {
+            self.error(&e);
+        }
+    }
+
+    /// UCCI `probe` (also accepted in UCI): the table entry of a position as `pophash`.
+    fn probe(&self, spec: &PositionSpec) {
+        let f = self.style();
+        match self
+            .engine
+            .probe(spec.fen.as_deref(), &spec.moves, f.rank_base)
+        {
+            Ok(entry) => self.out.line(&output::pophash(entry.as_ref(), &f)),
+            Err(e) => self.error(&e),
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! The principal variation search of inner nodes, in numbered steps: rules and limits, the
+//! table, the static evaluation, whole-node pruning (reverse futility, null move), then the move
+//! loop with its per-move pruning, extensions and late-move reductions, and the table store.
+
+use super::ordering::{MovePicker, PickerKind};
+use super::params::{
+    lmp_threshold, lmr, FUTILITY_BASE, FUTILITY_MAX_DEPTH, FUTILITY_PER_DEPTH, IIR_MIN_DEPTH,
+    LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
+    NMP_EVAL_DIVISOR, NMP_EVAL_MAX_REDUCTION, NMP_MIN_DEPTH, NMP_VERIFY_MAX_PIECES,
+    NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
+    SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
+};
+use super::rules::{rule_outcome, RuleDependency};
+use super::score::{
+    from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN,
+};
+use super::see::see_ge;
+use super::tt::Bound;
+use super::worker::{NodeKind, Worker, NO_REPETITION};
+use engine_core::Move;
+
+impl Worker<'_> {
+    /// Principal variation search of one node, keeping the history-dependence trackers
+    /// ([`Worker::rep_horizon`], [`Worker::hit_no_capture_limit`]) per subtree: they start empty
+    /// for the node and are merged into the caller's afterwards.
+    pub(super) fn search(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> i32 {
+        let outer_horizon = std::mem::replace(&mut self.rep_horizon, NO_REPETITION);
+        let outer_limit = std::mem::replace(&mut self.hit_no_capture_limit, false);
+        let score = self.search_node(alpha, beta, depth, ply, kind);
+        self.rep_horizon = self.rep_horizon.min(outer_horizon);
+        self.hit_no_capture_limit |= outer_limit;
+        score
+    }
+
+    /// The body of [`Worker::search`].
+    fn search_node(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+    ) -> i32 {
+        let pv_node = kind.is_pv();
+
+        // Step 1. Horizon: quiescence below depth 1.
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, kind);
+        }
+
+        // Step 2. Count the node; stop, rule outcomes (no-capture limit, bare material,
+        // repetition), maximum ply, mate distance pruning.
+        self.pv_len[ply] = 0;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) =
+            rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules)
+        {
+            match outcome.depends_on {
+                RuleDependency::Position => {}
+                RuleDependency::Repetition { first } => {
+                    self.rep_horizon = self.rep_horizon.min(first);
+                }
+                RuleDependency::NoCaptureCounter => self.hit_no_capture_limit = true,
+            }
+            return outcome.score;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        // No line from here can beat a shorter mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table lookup and cutoff.
+        let (key, key_folded) = self.tt_key();
+        let tte = self.tt.probe(key);
+        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
+        if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
+            return s;
+        }
+
+        // Step 4. Static evaluation (from the table when stored), refined by a stored score
+        // whose bound points the right way; whether it improved over two plies ago.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            }
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tte {
+            let s = from_tt(e.score, ply);
+            if !in_check && !is_mate(s) && e.bound.refines(s, eval) {
+                eval = s;
+            }
+        }
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != -INFINITE
+            && static_eval > self.frames[ply - 2].static_eval;
+
+        if !pv_node && !in_check && beta.abs() < RULE_WIN {
+            // Step 5. Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+                return eval;
+            }
+
+            // Step 6. Null-move pruning, verified where zugzwang is likely.
+            let majors = self.major_pieces();
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && ply >= self.nmp_min_ply
+                && !self.frames[ply - 1].mv.is_null()
+                && majors > 0
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                self.frames[ply].mv = Move::NULL;
+                self.frames[ply].piece = None;
+                let undo = self.do_null_move();
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, kind.flipped());
+                self.undo_null_move(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if majors > NMP_VERIFY_MAX_PIECES && depth < NMP_VERIFY_MIN_DEPTH {
+                        return v;
+                    }
+                    let saved = self.nmp_min_ply;
+                    let (num, den) = NMP_VERIFY_PLIES;
+                    self.nmp_min_ply = ply + (num * (depth - r) / den).max(1) as usize;
+                    let verified = self.search(beta - 1, beta, depth - r, ply, NodeKind::All);
+                    self.nmp_min_ply = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a table move, search one ply less.
+        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 8. The move loop.
+        let prev = self.frames[ply - 1];
+        let counter = self.history.counter_move(prev.piece, prev.mv);
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::All,
+            tt_move,
+            self.history.killers(ply),
+            counter,
+        );
+        let killers = self.history.killers(ply);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let alpha_orig = alpha;
+
+        while let Some(mv) = picker.next(&self.pos, self.history) {
+            move_count += 1;
+            let is_capture = self.pos.piece_at(mv.to()).is_some();
+            let piece = self.pos.piece_at(mv.from());
+            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv));
+
+            // Step 9. Shallow pruning: late moves, futility and SEE for quiet moves, SEE for
+            // captures. Whether a quiet move gives check is only known after making it
+            // (make_move computes the checkers anyway, cheaper than a separate gives_check), so
+            // a quiet move marked prunable is made, and taken back if it does not give check.
+            let mut prune_unless_check = false;
+            if !in_check && best > -MATE_BOUND {
+                if !is_capture {
+                    let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
+                    prune_unless_check = (move_count > lmp_threshold(depth, improving)
+                        && depth <= LMP_MAX_DEPTH)
+                        || (lmr_depth <= FUTILITY_MAX_DEPTH
+                            && !is_mate(alpha)
+                            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth
+                                <= alpha)
+                        || (lmr_depth <= SEE_QUIET_MAX_DEPTH
+                            && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth));
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
+                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            self.frames[ply].mv = mv;
+            self.frames[ply].piece = piece;
+            let undo = self.do_move(mv);
+            let gives_check = self.pos.in_check();
+            if prune_unless_check && !gives_check {
+                self.undo_move(mv, undo);
+                continue;
+            }
+
+            // Step 10. Check extension (within twice the root depth).
+            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
+
+            // Step 11. Search the move: the first with the full window, later ones with a zero
+            // window, reduced when late and quiet, re-searched when they beat alpha.
+            let mut value;
+            if move_count == 1 {
+                let child = if pv_node { NodeKind::Pv } else { NodeKind::All };
+                value = -self.search(-beta, -alpha, new_depth, ply + 1, child);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && move_count > 1 + pv_node as usize && !is_capture {
+                    r = lmr(depth, move_count);
+                    r -= pv_node as i32;
+                    r += (!improving) as i32;
+                    r += kind.is_cut() as i32;
+                    r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
+                    r -= gives_check as i32;
+                    r -= hist / LMR_HISTORY_DIVISOR;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::Cut);
+                if value > alpha && r > 0 && !self.stopped {
+                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped());
+                }
+                if pv_node && value > alpha && value < beta && !self.stopped {
+                    value = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
+                }
+            }
+            self.undo_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 12. New best move: PV update, and on a cutoff the quiet-move statistics.
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        if !is_capture {
+                            let prev_pair = prev.piece.map(|p| (p, prev.mv));
+                            self.history
+                                .update_quiet_cutoff(&self.pos, mv, &quiets, depth, ply, prev_pair);
+                        }
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if !is_capture && mv != best_move && !quiets.is_full() {
+                quiets.push(mv);
+            }
+        }
+
+        // Step 13. No legal move: mated, or stalemated, which also loses in xiangqi.
+        if move_count == 0 {
+            return mated_in(ply);
+        }
+
+        // Step 14. Store the result: its score only when it does not depend on the history
+        // above the node.
+        let eval_to_store = if in_check { 0 } else { static_eval };
+        if self.score_depends_on_history(key_folded) {
+            self.tt.store_move_only(key, best_move, eval_to_store);
+            return best;
+        }
+        let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            eval_to_store,
+            depth,
+            bound,
+        );
+        best
+    }
+}

@@ -1,0 +1,106 @@
+//! Quiescence search: captures that do not lose material (by SEE, with delta pruning), or
+//! every evasion when in check, until the position is quiet.
+
+use super::ordering::{MovePicker, PickerKind};
+use super::params::QS_DELTA_MARGIN;
+use super::score::{mated_in, to_tt, INFINITE, MAX_PLY};
+use super::see::{see_ge, value_on};
+use super::tt::Bound;
+use super::worker::{NodeKind, Worker};
+use engine_core::Move;
+
+impl Worker<'_> {
+    /// Quiescence: captures (not losing by SEE), or every evasion when in check.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, kind: NodeKind) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let (key, _) = self.tt_key();
+        let tte = self.tt.probe(key);
+        // Every entry is at least as deep as quiescence.
+        if let Some(s) = Self::tt_cutoff(tte, 0, ply, alpha, beta, kind) {
+            return s;
+        }
+        let alpha_orig = alpha;
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -INFINITE;
+            best = -INFINITE;
+        } else {
+            // Stalemate loses in xiangqi. It only happens to a side without chariots, horses
+            // and cannons, so only such positions pay for the legal-move check.
+            if self.major_pieces() == 0 && !self.pos.has_legal_move() {
+                return mated_in(ply);
+            }
+            stand_pat = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let tt_move = tte.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::Quiescence,
+            tt_move,
+            [Move::NULL; 2],
+            Move::NULL,
+        );
+        let mut best_move = Move::NULL;
+        let mut searched = 0;
+        while let Some(mv) = picker.next(&self.pos, self.history) {
+            searched += 1;
+            if !in_check {
+                if stand_pat + value_on(&self.pos, mv.to()) + QS_DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            }
+            let undo = self.do_move(mv);
+            let value = -self.qsearch(-beta, -alpha, ply + 1, kind);
+            self.undo_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = mv;
+                    if kind.is_pv() {
+                        self.update_pv(ply, mv);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        let bound = Bound::of_result(best, alpha_orig, beta, kind.is_pv());
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
+        best
+    }
+}

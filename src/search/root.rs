@@ -1,0 +1,275 @@
+//! The root of the search: iterative deepening, aspiration windows, the loop over the root
+//! moves (with MultiPV), storing the root in the table and reporting progress.
+
+use super::params::{
+    ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW,
+};
+use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN};
+use super::tt::Bound;
+use super::worker::{Frame, NodeKind, Worker, NO_REPETITION};
+use super::{Info, ScoreBound};
+use engine_core::Move;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Report `currmove` only after this long in an iteration.
+const CURRMOVE_AFTER: Duration = Duration::from_millis(3000);
+/// Report aspiration failures only after this long.
+const BOUND_REPORT_AFTER: Duration = Duration::from_millis(2000);
+/// A mate score is trusted once the depth exceeds the mate's length by this many plies.
+const MATE_SETTLE_PLIES: i32 = 4;
+
+impl Worker<'_> {
+    /// Iterative deepening over all root moves; returns when done or stopped.
+    pub fn iterative_deepening(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = self
+            .req
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = self.req.multipv.clamp(1, self.root_moves.len());
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            self.root_depends_on_history = false;
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(pv_idx);
+                // Stable sort: moves not (fully) searched keep the previous order.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = self.root_depth;
+            self.store_root();
+            if !self.is_main() {
+                continue;
+            }
+            self.report_lines(multipv);
+            let best = &self.root_moves[0];
+            let (best_mv, score) = (best.mv, best.score);
+            if let Some(m) = self.req.limits.mate {
+                if score >= mate_in(2 * m.max(1) as usize - 1).min(MATE_BOUND) {
+                    break;
+                }
+            }
+            // Stop early once a forced mate is resolved well below the current depth.
+            if is_mate(score)
+                && self.req.limits.depth.is_none()
+                && !self.req.limits.waits_for_stop()
+                && depth > 2 * mate_moves(score).abs() + MATE_SETTLE_PLIES
+            {
+                break;
+            }
+            let ctl = self.ctl;
+            if self.time.stop_after_iteration(
+                depth,
+                best_mv,
+                score,
+                self.root_moves.len(),
+                ctl.total_nodes(),
+                || (!ctl.pondering.load(Ordering::Relaxed)).then(|| ctl.elapsed()),
+            ) {
+                break;
+            }
+        }
+        if self.is_main() {
+            self.report_final();
+        }
+    }
+
+    /// Searches root line `pv_idx` with a widening aspiration window.
+    fn aspiration(&mut self, pv_idx: usize) {
+        let depth = self.root_depth;
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < RULE_WIN {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                ScoreBound::Upper
+            } else if score >= beta {
+                ScoreBound::Lower
+            } else {
+                ScoreBound::Exact
+            };
+            self.root_moves[pv_idx].bound = bound;
+            if bound == ScoreBound::Exact {
+                return;
+            }
+            if self.is_main() && self.elapsed() > BOUND_REPORT_AFTER {
+                self.report_line(pv_idx, depth);
+            }
+            if bound == ScoreBound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else {
+                beta = (score + delta).min(INFINITE);
+            }
+            delta += delta / ASPIRATION_GROWTH_DIVISOR;
+            if delta > ASPIRATION_MAX_WINDOW {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// The root node: searches root moves `pv_idx..` and records their scores and PVs.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.rep_horizon = NO_REPETITION;
+        self.hit_no_capture_limit = false;
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        self.frames[0] = Frame {
+            static_eval: if self.pos.in_check() {
+                -INFINITE
+            } else {
+                self.evaluate()
+            },
+            mv: Move::NULL,
+            piece: None,
+        };
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.is_main() && self.elapsed() > CURRMOVE_AFTER {
+                if let Some(r) = self.report.as_mut() {
+                    r(&Info::CurrMove {
+                        depth,
+                        mv,
+                        number: i + 1,
+                    });
+                }
+            }
+            let gives_check = self.pos.gives_check(mv);
+            let new_depth = depth - 1 + gives_check as i32;
+            self.frames[0].mv = mv;
+            self.frames[0].piece = self.pos.piece_at(mv.from());
+            let seldepth_before = self.seldepth;
+            self.seldepth = 0;
+            let undo = self.do_move(mv);
+            let mut value;
+            if i == self.pv_idx {
+                value = -self.search(-beta, -alpha, new_depth, 1, NodeKind::Pv);
+            } else {
+                value = -self.search(-alpha - 1, -alpha, new_depth, 1, NodeKind::Cut);
+                if value > alpha && value < beta && !self.stopped {
+                    value = -self.search(-beta, -alpha, new_depth, 1, NodeKind::Pv);
+                }
+            }
+            self.undo_move(mv, undo);
+            let sel = self.seldepth;
+            self.seldepth = seldepth_before.max(sel);
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || value > alpha {
+                rm.score = value;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if value > best {
+                best = value;
+            }
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        let (_, key_folded) = self.tt_key();
+        self.root_depends_on_history |= self.score_depends_on_history(key_folded);
+        best
+    }
+
+    /// Stores the root's best move and score, so `probe` and the next search find them (the move
+    /// only when the score depended on the game history).
+    fn store_root(&mut self) {
+        let eval = if self.pos.in_check() {
+            0
+        } else {
+            self.evaluate()
+        };
+        let best = &self.root_moves[0];
+        let bound = match best.bound {
+            ScoreBound::Exact => Bound::Exact,
+            ScoreBound::Lower => Bound::Lower,
+            ScoreBound::Upper => Bound::Upper,
+        };
+        let (key, _) = self.tt_key();
+        if self.root_depends_on_history {
+            self.tt.store_move_only(key, best.mv, eval);
+            return;
+        }
+        self.tt.store(
+            key,
+            best.mv,
+            to_tt(best.score, 0),
+            eval,
+            self.completed_depth,
+            bound,
+        );
+    }
+
+    /// Reports root line `i` (main thread).
+    fn report_line(&mut self, i: usize, depth: i32) {
+        let rm = &self.root_moves[i];
+        let (score, bound) = rm.reported_score();
+        if score == -INFINITE {
+            return;
+        }
+        let elapsed = self.elapsed();
+        let info = Info::Iteration {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: i + 1,
+            score,
+            bound,
+            nodes: self.ctl.total_nodes(),
+            time_ms: elapsed.as_millis() as u64,
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        };
+        if let Some(report) = self.report.as_mut() {
+            report(&info);
+        }
+    }
+
+    /// Reports the first `multipv` root lines of the completed iteration.
+    fn report_lines(&mut self, multipv: usize) {
+        for i in 0..multipv {
+            self.report_line(i, self.completed_depth);
+        }
+    }
+
+    /// One last line for the chosen move, so the GUI sees the score of what is played even if
+    /// the search was stopped inside an iteration.
+    fn report_final(&mut self) {
+        self.report_line(0, self.completed_depth.max(1));
+    }
+}
