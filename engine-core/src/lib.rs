@@ -10,6 +10,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 mod piece;
 mod position;
 pub mod rules;
