@@ -287,13 +287,13 @@ fn errors_are_typed() {
     let illegal = [
         (ICCS, "h2h8", None),
         (WXF, "R5+1", Some("no Red chariot on file 5")),
-        (WXF, "C2=2", Some("can move so")),
-        (WXF, "H2=3", Some("can move so")),
+        (WXF, "C2=2", Some("cannot move so")),
+        (WXF, "H2=3", Some("cannot move so")),
         (WXF, "R+=3", Some("sharing a file")),
         (CHINESE, "车五进一", Some("no Red chariot on file 5")),
-        (CHINESE, "炮二进八", Some("can move so")),
-        (VIETNAMESE, "X9.9", Some("can move so")),
-        (ASIAN, "M2+4", Some("can move so")),
+        (CHINESE, "炮二进八", Some("cannot move so")),
+        (VIETNAMESE, "X9.9", Some("cannot move so")),
+        (ASIAN, "M2+4", Some("cannot move so")),
     ];
     for (notation, text, reason) in illegal {
         match notation.parse(&pos, text) {

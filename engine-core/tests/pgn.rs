@@ -203,7 +203,7 @@ fn a_move_that_cannot_be_read_names_game_ply_line_and_text() {
         "{message}"
     );
     assert!(
-        message.contains("Chinese notation reads the most moves"),
+        message.contains("Chinese notation reads the most"),
         "{message}"
     );
     // With one notation forced there is nothing to compare.

@@ -373,11 +373,14 @@ pub(crate) fn resolve(
         }
     }
     match found.len() {
-        0 => Err(MoveTextError::illegal(
-            text,
-            notation,
-            Some(format!("no {names} named there can move so")),
-        )),
+        0 => {
+            let reason = match (spoken.which, origins.len()) {
+                (Which::File(f), 1) => format!("the {names} on file {f} cannot move so"),
+                (Which::File(f), _) => format!("no {names} on file {f} can move so"),
+                _ => format!("that {names} cannot move so"),
+            };
+            Err(MoveTextError::illegal(text, notation, Some(reason)))
+        }
         1 => Ok(found[0]),
         _ => Err(MoveTextError::ambiguous(text, notation, found)),
     }

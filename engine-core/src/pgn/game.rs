@@ -91,6 +91,17 @@ struct Stopped {
     error: MoveTextError,
 }
 
+impl Stopped {
+    /// How far the notation got, for choosing which error to report: more moves read, then a
+    /// text that at least fits the notation's grammar (its error says more than "malformed").
+    fn progress(&self) -> (usize, bool) {
+        (
+            self.ply,
+            !matches!(self.error, MoveTextError::Malformed { .. }),
+        )
+    }
+}
+
 /// Reads every token of `tokens` in `notation` from `start`.
 fn replay(
     start: &Position,
@@ -180,7 +191,10 @@ impl PgnRecord {
                         break;
                     }
                     Err(stop) => {
-                        if furthest.as_ref().map_or(true, |f| f.ply < stop.ply) {
+                        if furthest
+                            .as_ref()
+                            .map_or(true, |f| f.progress() < stop.progress())
+                        {
                             furthest = Some(stop);
                         }
                     }

@@ -58,7 +58,7 @@ pub enum PgnErrorKind {
         /// Why (it carries the text and the notation).
         error: MoveTextError,
         /// How many notations were tried: with several, the error is that of the one that
-        /// read the most moves.
+        /// read the most moves (at equal counts, of the first whose grammar the text fits).
         notations_tried: usize,
     },
     /// No notation was given to read the moves in.
@@ -70,52 +70,53 @@ pub enum PgnErrorKind {
 }
 
 impl fmt::Display for PgnError {
+    /// `game G, ply P (line L): ...` for a move, `game G, line L: ...` otherwise.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (game, line) = (self.game, self.line);
         match &self.kind {
+            PgnErrorKind::BadMove { ply, .. } => {
+                write!(f, "game {game}, ply {ply} (line {line}): {}", self.kind)
+            }
+            kind => write!(f, "game {game}, line {line}: {kind}"),
+        }
+    }
+}
+
+impl fmt::Display for PgnErrorKind {
+    /// What went wrong, without the place.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnErrorKind::UnterminatedTag => write!(f, "unterminated tag (missing ']')"),
+            PgnErrorKind::MalformedTag(inner) => {
+                write!(f, "malformed tag '[{inner}]' (expected [Name \"value\"])")
+            }
+            PgnErrorKind::UnterminatedComment => write!(f, "unterminated comment (missing '}}')"),
+            PgnErrorKind::UnterminatedVariation => {
+                write!(f, "unterminated variation (missing ')')")
+            }
+            PgnErrorKind::VariationBeforeMoves => {
+                write!(f, "a variation '(' before the first move")
+            }
+            PgnErrorKind::Unbalanced(c) => write!(f, "unbalanced '{c}'"),
+            PgnErrorKind::BadFen { fen, error } => write!(f, "bad FEN tag '{fen}': {error}"),
             PgnErrorKind::BadMove {
-                ply,
                 error,
                 notations_tried,
+                ..
             } => {
-                write!(f, "game {game}, ply {ply} (line {line}): {error}")?;
+                write!(f, "{error}")?;
                 if *notations_tried > 1 {
                     write!(
                         f,
-                        "; no notation reads the whole game, and {} reads the most moves",
+                        "; no notation reads all the moves, and {} reads the most",
                         error.notation().label()
                     )?;
                 }
                 Ok(())
             }
-            kind => {
-                write!(f, "game {game}, line {line}: ")?;
-                match kind {
-                    PgnErrorKind::UnterminatedTag => write!(f, "unterminated tag (missing ']')"),
-                    PgnErrorKind::MalformedTag(inner) => {
-                        write!(f, "malformed tag '[{inner}]' (expected [Name \"value\"])")
-                    }
-                    PgnErrorKind::UnterminatedComment => {
-                        write!(f, "unterminated comment (missing '}}')")
-                    }
-                    PgnErrorKind::UnterminatedVariation => {
-                        write!(f, "unterminated variation (missing ')')")
-                    }
-                    PgnErrorKind::VariationBeforeMoves => {
-                        write!(f, "a variation '(' before the first move")
-                    }
-                    PgnErrorKind::Unbalanced(c) => write!(f, "unbalanced '{c}'"),
-                    PgnErrorKind::BadFen { fen, error } => {
-                        write!(f, "bad FEN tag '{fen}': {error}")
-                    }
-                    PgnErrorKind::NoNotation => write!(f, "no notation to read the moves in"),
-                    PgnErrorKind::TagsInMovetext => write!(f, "tags where only moves belong"),
-                    PgnErrorKind::MoreThanOneGame => {
-                        write!(f, "more than one game where one belongs")
-                    }
-                    PgnErrorKind::BadMove { .. } => Ok(()),
-                }
-            }
+            PgnErrorKind::NoNotation => write!(f, "no notation to read the moves in"),
+            PgnErrorKind::TagsInMovetext => write!(f, "tags where only moves belong"),
+            PgnErrorKind::MoreThanOneGame => write!(f, "more than one game where one belongs"),
         }
     }
 }
