@@ -7,6 +7,7 @@ mod judge;
 mod matchrunner;
 mod options;
 mod perft;
+mod pgn_file;
 mod protocol;
 mod search;
 mod time;
