@@ -11,28 +11,25 @@ const CHINESE: Notation = Notation::Chinese;
 const VIETNAMESE: Notation = Notation::Vietnamese;
 const ASIAN: Notation = Notation::VietnameseAsian;
 
-/// A position from a list of pieces such as `"K e0 k f9 R g6"` (FEN letters, ICCS squares).
-fn board(pieces: &str, side: Color) -> Position {
-    let mut grid = [['.'; 9]; 10];
-    let words: Vec<&str> = pieces.split_whitespace().collect();
-    for pair in words.chunks(2) {
-        let letter = pair[0].chars().next().expect("piece letter");
-        let sq = Square::parse(pair[1], 0).expect("square");
-        grid[sq.rank() as usize][sq.file() as usize] = letter;
-    }
+/// Ranks x files of a board being built, `None` for an empty point.
+type Grid = [[Option<char>; 9]; 10];
+
+/// The FEN of a grid with `side` to move, if it is a legal position.
+fn position_of(grid: &Grid, side: Color) -> Result<Position, String> {
     let mut fen = String::new();
     for rank in (0..10).rev() {
         let mut empty = 0;
-        for c in grid[rank] {
-            if c == '.' {
-                empty += 1;
-                continue;
+        for cell in grid[rank] {
+            match cell {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
             }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-                empty = 0;
-            }
-            fen.push(c);
         }
         if empty > 0 {
             fen.push_str(&empty.to_string());
@@ -42,7 +39,19 @@ fn board(pieces: &str, side: Color) -> Position {
         }
     }
     fen.push_str(if side == Color::Red { " w" } else { " b" });
-    Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(&fen).map_err(|e| format!("{fen}: {e}"))
+}
+
+/// A position from a list of pieces such as `"K e0 k f9 R g6"` (FEN letters, ICCS squares).
+fn board(pieces: &str, side: Color) -> Position {
+    let mut grid: Grid = [[None; 9]; 10];
+    let words: Vec<&str> = pieces.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let letter = pair[0].chars().next().expect("piece letter");
+        let sq = Square::parse(pair[1], 0).expect("square");
+        grid[sq.rank() as usize][sq.file() as usize] = Some(letter);
+    }
+    position_of(&grid, side).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn iccs(pos: &Position, text: &str) -> Move {
@@ -380,8 +389,8 @@ fn random_game_position(choices: &[u16]) -> Position {
 fn random_crowded_position(seed: &[u8]) -> Option<Position> {
     let mut next = seed.iter().copied().cycle();
     let mut take = |n: u8| next.next().unwrap_or(0) % n;
-    let mut grid = [[None::<char>; 9]; 10];
-    let place = |grid: &mut [[Option<char>; 9]; 10], c: char, file: u8, rank: u8| {
+    let mut grid: Grid = [[None; 9]; 10];
+    let place = |grid: &mut Grid, c: char, file: u8, rank: u8| {
         let cell = &mut grid[rank as usize][file as usize];
         if cell.is_none() {
             *cell = Some(c);
@@ -433,30 +442,12 @@ fn random_crowded_position(seed: &[u8]) -> Option<Position> {
             }
         }
     }
-    let mut fen = String::new();
-    for rank in (0..10).rev() {
-        let mut empty = 0;
-        for cell in grid[rank] {
-            match cell {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen.push_str(if take(2) == 0 { " w" } else { " b" });
-    Position::from_fen(&fen).ok()
+    let side = if take(2) == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    position_of(&grid, side).ok()
 }
 
 /// Every legal move of `pos` written in every notation reads back as itself.

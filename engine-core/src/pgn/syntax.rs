@@ -323,18 +323,20 @@ impl Iterator for Records<'_> {
     }
 }
 
-/// `12.`, `12...`, `12.h2e2`, bare `12`: the move number dropped. A digit right after the dots
-/// is kept whole: `33.4` is a WXF move (the middle soldier of file 3 to file 4), not move 33.
+/// `12.`, `12...`, `12.h2e2`, bare `12`: the move number dropped (full-width digits and stops,
+/// common in GB-encoded records, too). A digit right after the dots is kept whole: `33.4` is a
+/// WXF move (the middle soldier of file 3 to file 4), not move 33.
 fn strip_move_number(word: &str) -> &str {
-    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let is_digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    let rest = word.trim_start_matches(is_digit);
     if rest.len() == word.len() {
         return word;
     }
     if rest.is_empty() {
         return "";
     }
-    let after = rest.trim_start_matches(['.', '\u{2026}']);
-    if after.len() == rest.len() || after.starts_with(|c: char| c.is_ascii_digit()) {
+    let after = rest.trim_start_matches(['.', '．', '\u{2026}']);
+    if after.len() == rest.len() || after.starts_with(is_digit) {
         return word;
     }
     after
@@ -430,6 +432,8 @@ mod tests {
         assert_eq!(strip_move_number("33.4"), "33.4");
         assert_eq!(strip_move_number("12"), "");
         assert_eq!(strip_move_number("h2e2"), "h2e2");
+        assert_eq!(strip_move_number("１２．炮二平五"), "炮二平五");
+        assert_eq!(strip_move_number("3…"), "");
         let r = &all("1. X4.1 - Tg4.1 2. X5-6 – Tg4-5 3. C2=5+ R1+1#")[0];
         let texts: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["X4.1", "Tg4.1", "X5-6", "Tg4-5", "C2=5", "R1+1"]);
