@@ -83,28 +83,20 @@ pub(crate) struct Stack {
 /// Every file holding pieces of `color` and `kind`, in increasing file number (from the
 /// owner's right to its left).
 pub(crate) fn stacks(pos: &Position, color: Color, kind: PieceKind) -> ArrayVec<Stack, 9> {
+    let pieces = pos.pieces_of(color, kind);
     let mut out: ArrayVec<Stack, 9> = ArrayVec::new();
     for own in 1..=FILES {
         let Some(file) = board_file(color, own) else {
             continue;
         };
-        let mut squares: ArrayVec<Square, MAX_STACK> = ArrayVec::new();
-        // Front first: Red advances toward rank 9, Black toward rank 0.
-        for step in 0..10u8 {
-            let rank = match color {
-                Color::Red => 9 - step,
-                Color::Black => step,
-            };
-            let Some(sq) = Square::new(file, rank) else {
-                continue;
-            };
-            if pos
-                .piece_at(sq)
-                .is_some_and(|p| p.color() == color && p.kind() == kind)
-                && squares.try_push(sq).is_err()
-            {
-                break;
-            }
+        // Bitboards list squares from rank 0 up: Black's front first, Red's last.
+        let mut squares: ArrayVec<Square, MAX_STACK> = pieces
+            .into_iter()
+            .filter(|sq| sq.file() == file)
+            .take(MAX_STACK)
+            .collect();
+        if color == Color::Red {
+            squares.reverse();
         }
         if !squares.is_empty() {
             out.push(Stack {
