@@ -39,7 +39,8 @@ enum Command {
         #[arg(long)]
         ranks_from_one: bool,
     },
-    /// Judge a game: result and rule (first line), then the explanation.
+    /// Judge a game, or each game of a PGN file: result and rule (first line), then the
+    /// explanation.
     Judge(judge::JudgeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(match_runner::MatchArgs),

@@ -1,5 +1,6 @@
 //! `cotuong judge` end to end: the machine-readable first line, the explanation, PGN input with
-//! both rank numberings, options, and clean errors on bad input.
+//! both rank numberings, in every notation and in UTF-8 and GB18030, several games, options,
+//! and clean errors on bad input.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -27,12 +28,50 @@ fn stderr(out: &Output) -> String {
 }
 
 /// A file in the system temp directory, in a folder unique to this test process.
-fn temp_file(name: &str, contents: &str) -> PathBuf {
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cotuong-judge-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, contents).expect("write temp file");
     path
+}
+
+/// The chase of `CHASE_MOVES`, written in each notation.
+const CHASE_RECORDS: [(&str, &str); 4] = [
+    ("wxf", "R8=9 C1=2 R9=8 C2=1 R8=9 C1=2 R9=8 C2=1"),
+    (
+        "chinese",
+        "车八平九 炮1平2 车九平八 炮2平1 车八平九 炮1平2 车九平八 炮2平1",
+    ),
+    ("vietnamese", "X8-9 P1-2 X9-8 P2-1 X8-9 P1-2 X9-8 P2-1"),
+    (
+        "vietnamese-asian",
+        "X8=9 P1=2 X9=8 P2=1 X8=9 P1=2 X9=8 P2=1",
+    ),
+];
+
+/// A PGN game with the chase position and `moves` numbered in pairs.
+fn chase_pgn(event: &str, moves: &str) -> String {
+    let mut body = String::new();
+    for (i, m) in moves.split(' ').enumerate() {
+        if i % 2 == 0 {
+            body.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        body.push_str(m);
+        body.push(' ');
+    }
+    format!("[Event \"{event}\"]\n[SetUp \"1\"]\n[FEN \"{CHASE_FEN}\"]\n\n{body}0-1\n\n")
+}
+
+/// Runs the judge and asserts a clean failure: status 2, nothing on stdout, one error line.
+fn fails_cleanly(args: &[&str]) -> String {
+    let out = judge(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+    assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
 }
 
 #[test]
@@ -185,5 +224,139 @@ fn pgn_from_standard_input() {
         stdout(&out).starts_with("result 0-1 perpetual-chase\n"),
         "{}",
         stdout(&out)
+    );
+}
+
+#[test]
+fn pgn_in_every_notation_detected_or_forced() {
+    for (notation, moves) in CHASE_RECORDS {
+        let path = temp_file(&format!("chase-{notation}.pgn"), chase_pgn(notation, moves));
+        let path = path.to_str().expect("utf-8 path");
+        for args in [
+            vec!["--pgn", path],
+            vec!["--pgn", path, "--notation", notation],
+        ] {
+            let out = judge(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            assert!(
+                stdout(&out).starts_with("result 0-1 perpetual-chase\n"),
+                "{args:?}: {}",
+                stdout(&out)
+            );
+        }
+        // The same moves on the command line.
+        let out = judge(&["--fen", CHASE_FEN, "--moves", moves]);
+        assert!(
+            stdout(&out).starts_with("result 0-1 perpetual-chase\n"),
+            "{notation}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn pgn_in_gb18030_and_utf8() {
+    let (_, chinese) = CHASE_RECORDS[1];
+    let text = format!(
+        "[Red \"许银川\"]\n[Black \"吕钦\"]\n{}",
+        chase_pgn("全国象棋个人赛", chinese)
+            .replace("炮1", "炮１")
+            .replace("炮2", "砲２")
+    );
+    let (gbk, _, unmappable) = encoding_rs::GB18030.encode(&text);
+    assert!(!unmappable);
+    assert!(
+        std::str::from_utf8(&gbk).is_err(),
+        "the GB18030 bytes are not UTF-8"
+    );
+    for (name, bytes) in [
+        ("utf8.pgn", text.as_bytes().to_vec()),
+        ("gbk.pgn", gbk.into_owned()),
+    ] {
+        let path = temp_file(name, bytes);
+        let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with("result 0-1 perpetual-chase\n"),
+            "{name}: {}",
+            stdout(&out)
+        );
+    }
+}
+
+#[test]
+fn several_games_and_game_selection() {
+    let text = format!(
+        "{}[Event \"short\"]\n1. 炮二平五 马8进7 *\n\n{}",
+        chase_pgn("chase", CHASE_RECORDS[0].1),
+        chase_pgn("again", CHASE_RECORDS[2].1)
+    );
+    let path = temp_file("three.pgn", text);
+    let path = path.to_str().expect("utf-8 path");
+    let out = judge(&["--pgn", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    assert_eq!(lines[0], "game 1");
+    assert_eq!(lines[1], "result 0-1 perpetual-chase");
+    assert_eq!(lines[3], "game 2");
+    assert_eq!(lines[4], "result * none");
+    assert_eq!(lines[6], "game 3");
+    let out = judge(&["--pgn", path, "--game", "2"]);
+    assert!(
+        stdout(&out).starts_with("result * none\nNot decided after 2 plies"),
+        "{}",
+        stdout(&out)
+    );
+    let err = fails_cleanly(&["--pgn", path, "--game", "4"]);
+    assert!(err.contains("holds 3 games"), "{err}");
+}
+
+#[test]
+fn bad_pgn_input_names_the_place() {
+    // An illegal move in the second game: game number, ply and text in the message.
+    let text = format!(
+        "{}[Event \"bad\"]\n1. C2=5 H8+7\n2. H2+3 H2+2 *\n",
+        chase_pgn("fine", CHASE_RECORDS[0].1)
+    );
+    let path = temp_file("illegal.pgn", text);
+    let path = path.to_str().expect("utf-8 path");
+    let err = fails_cleanly(&["--pgn", path]);
+    assert!(
+        err.contains("game 2, ply 4 (line 9): 'H2+2' is not a legal move here"),
+        "{err}"
+    );
+    assert!(err.contains(path), "{err}");
+    // A notation forced on moves written in another.
+    let err = fails_cleanly(&["--pgn", path, "--notation", "chinese"]);
+    assert!(
+        err.contains("game 1, ply 1 (line 5): 'R8=9' is not a move in Chinese notation"),
+        "{err}"
+    );
+    // Bytes that are neither UTF-8 nor GB18030.
+    let path = temp_file("binary.pgn", b"1. h2e2 \xFF\xFF\xFF".as_slice());
+    let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
+    assert!(err.contains("neither UTF-8"), "{err}");
+    // An unknown notation, an empty file, a bad FEN tag.
+    let err = fails_cleanly(&["--moves", "h2e2", "--notation", "klingon"]);
+    assert!(err.contains("klingon") && err.contains("wxf"), "{err}");
+    let path = temp_file("empty.pgn", "\n\n");
+    let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
+    assert!(err.contains("no game"), "{err}");
+    let path = temp_file("fen.pgn", "[FEN \"rnbakabnr/9 w\"]\n1. h2e2 *\n");
+    let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
+    assert!(err.contains("game 1, line 1: bad FEN tag"), "{err}");
+    // An ambiguous move on the command line.
+    let err = fails_cleanly(&[
+        "--fen",
+        "3k5/9/9/9/9/6R2/9/9/6R2/4K4 w - - 0 1",
+        "--moves",
+        "R3=4",
+    ]);
+    assert!(
+        err.contains("--moves, ply 1: 'R3=4' fits several legal moves"),
+        "{err}"
     );
 }

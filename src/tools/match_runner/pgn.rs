@@ -3,6 +3,7 @@
 //! per engine move with score/depth and measured time.
 
 use super::play::GameRecord;
+use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
 use engine_core::{RankBase, START_FEN};
 use std::fmt::Write;
 
@@ -25,16 +26,10 @@ fn iccs(mv: engine_core::Move) -> String {
     format!("{}-{}", &t[..2], &t[2..])
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 /// Formats one game as PGN, ending with a blank line.
 pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
     let mut out = String::new();
-    let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
-    };
+    let mut tag = |name: &str, value: &str| write_tag(&mut out, name, value);
     tag("Event", &info.event);
     tag("Site", "cotuong match");
     tag("Date", &info.date);
@@ -94,26 +89,8 @@ pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
         game.result.pgn()
     );
     out.push('\n');
-    out.push_str(&wrap(&body, 79));
+    out.push_str(&wrap(&body, EXPORT_LINE_WIDTH));
     out.push_str("\n\n");
-    out
-}
-
-/// Wraps at spaces to lines of at most `width` characters (PGN export format).
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if line_len > 0 && line_len + 1 + word.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += word.len();
-    }
     out
 }
 
@@ -197,5 +174,20 @@ mod tests {
         assert!(
             text.contains("1. H2-E2 {book} H9-G7 {-0.20/5 0.012s} {Black (b) lost on time} 1-0")
         );
+        // The game reader reads it back.
+        let read: Vec<_> = engine_core::pgn::read_games(&text, &engine_core::Notation::ALL)
+            .collect::<Result<_, _>>()
+            .expect("readable");
+        assert_eq!(read.len(), 1);
+        assert_eq!(
+            read[0].move_list(),
+            game.moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
+        assert_eq!(read[0].tag("Black"), Some("b"));
+        assert_eq!(
+            read[0].moves[1].comments,
+            ["-0.20/5 0.012s", "Black (b) lost on time"]
+        );
+        assert_eq!(read[0].result.as_deref(), Some("1-0"));
     }
 }

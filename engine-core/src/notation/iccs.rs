@@ -1,10 +1,11 @@
-//! Move text: ICCS coordinates with ranks 0-9 (`h2e2`, UCI as in Pikafish, UCCI) or 1-10
+//! ICCS coordinates: the origin and destination squares, files `a`-`i` from Red's left and ranks
+//! 0-9 from Red's side (`h2e2`, UCI as in Pikafish, UCCI; `H2-E2` in ICCS game records) or 1-10
 //! (`h3e3`, `a10a9`: cutechess and Fairy-Stockfish).
 
+use super::{MoveTextError, Notation};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
-use std::fmt;
 
 /// Which number the first rank gets in move text.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
@@ -26,42 +27,10 @@ impl RankBase {
     }
 }
 
-/// Why move text was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveTextError {
-    /// Not of the form `<file><rank><file><rank>` (optionally with a `-` between the squares).
-    Malformed { text: String },
-    /// Well-formed, but not a legal move in the position.
-    Illegal { text: String },
-}
-
-impl fmt::Display for MoveTextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveTextError::Malformed { text } => {
-                write!(
-                    f,
-                    "'{text}' is not a move in coordinate notation (e.g. h2e2)"
-                )
-            }
-            MoveTextError::Illegal { text } => write!(f, "'{text}' is not a legal move here"),
-        }
-    }
-}
-
-impl std::error::Error for MoveTextError {}
-
-/// Shown in errors: at most 16 characters of the user's text.
-fn excerpt(text: &str) -> String {
-    text.chars().take(16).collect()
-}
-
 /// Parses `h2e2` / `H2-E2` (base 0) or `h3e3` / `a10a9` (base 1) into a move, without checking
 /// legality.
 pub fn parse_move(text: &str, base: RankBase) -> Result<Move, MoveTextError> {
-    let malformed = || MoveTextError::Malformed {
-        text: excerpt(text),
-    };
+    let malformed = || MoveTextError::malformed(text, Notation::Iccs(base));
     let t = text.trim();
     if !t.is_ascii() {
         return Err(malformed());
@@ -97,15 +66,13 @@ pub fn move_text(mv: Move, base: RankBase) -> String {
 }
 
 impl Position {
-    /// Parses move text and checks that the move is legal here.
+    /// Parses coordinate move text and checks that the move is legal here.
     pub fn parse_move(&self, text: &str, base: RankBase) -> Result<Move, MoveTextError> {
         let mv = parse_move(text, base)?;
         if self.is_legal(mv) {
             Ok(mv)
         } else {
-            Err(MoveTextError::Illegal {
-                text: excerpt(text),
-            })
+            Err(MoveTextError::illegal(text, Notation::Iccs(base), None))
         }
     }
 }
@@ -133,7 +100,13 @@ mod tests {
         for bad in [
             "", "h2", "h2e", "z2e2", "h2e2x", "h22e2", "h-2e2", "é2e2", "h2h2", "a10a9",
         ] {
-            assert!(parse_move(bad, RankBase::Zero).is_err(), "{bad}");
+            assert!(
+                matches!(
+                    parse_move(bad, RankBase::Zero),
+                    Err(MoveTextError::Malformed { .. })
+                ),
+                "{bad}"
+            );
         }
     }
 }
