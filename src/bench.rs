@@ -3,12 +3,9 @@
 //! deterministic signature of the search (quoted in commit messages when it changes); nodes/s
 //! measures speed.
 
+use crate::game::Game;
 use crate::limits::SearchLimits;
-use crate::search::tt::TranspositionTable;
-use crate::search::worker::ThreadData;
-use crate::search::{self, SearchControl, SearchRequest};
-use crate::time::TimeBudget;
-use engine_core::rules::RuleOptions;
+use crate::search::{SearchOptions, Searcher};
 use engine_core::Position;
 use std::io::Write;
 use std::time::Instant;
@@ -31,8 +28,12 @@ pub struct BenchReport {
 
 /// Searches every bench position to `depth`, printing one line per position and the totals.
 pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
-    let tt = TranspositionTable::new(BENCH_HASH_MB);
-    let mut threads = vec![ThreadData::default()];
+    let mut searcher = Searcher::new(BENCH_HASH_MB, 1).map_err(std::io::Error::other)?;
+    let limits = SearchLimits {
+        depth: Some(depth.clamp(1, 100) as i32),
+        ..SearchLimits::default()
+    };
+    let options = SearchOptions::default();
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -42,28 +43,11 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
                 format!("bench FEN {i}: {e}"),
             )
         })?;
-        tt.clear();
-        threads[0].history.clear();
-        let root_moves = pos.legal_moves().to_vec();
-        if root_moves.is_empty() {
+        searcher.clear();
+        let Some(r) = searcher.search(&Game::new(pos), &limits, &options, &mut |_| {}) else {
             writeln!(out, "position {:>2}: no legal move", i + 1)?;
             continue;
-        }
-        let req = SearchRequest {
-            keys: vec![pos.key()],
-            moves: Vec::new(),
-            root_moves,
-            limits: SearchLimits {
-                depth: Some(depth.clamp(1, 100) as i32),
-                ..SearchLimits::default()
-            },
-            budget: TimeBudget::default(),
-            multipv: 1,
-            rules: RuleOptions::default(),
-            pos,
         };
-        let ctl = SearchControl::new(1, false);
-        let r = search::run(&req, &tt, &ctl, &mut threads, &mut |_| {});
         writeln!(
             out,
             "position {:>2}: {} nodes, best {}",

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod limits;
 pub mod options;
 pub mod perft;

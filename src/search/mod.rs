@@ -1,9 +1,11 @@
 //! The search: iterative deepening with aspiration windows, PVS, quiescence, a shared
 //! transposition table and Lazy SMP helper threads.
 //!
-//! [`run`] is the entry point: it starts `threads - 1` helpers that search the same root and
-//! only share the TT, runs the main worker (which owns time control and reporting) on the
-//! calling thread, then stops the helpers and returns the main worker's decision.
+//! [`Searcher`] is the public entry point (one per independent search engine: its own table,
+//! threads and evaluators). Underneath, [`run`] starts `threads - 1` helpers that search the
+//! same root and only share the TT, runs the main worker (which owns time control and
+//! reporting) on the calling thread, then stops the helpers and returns the main worker's
+//! decision.
 
 pub mod history;
 pub mod ordering;
@@ -13,6 +15,7 @@ mod qsearch;
 mod root;
 pub mod rules;
 pub mod score;
+mod searcher;
 pub mod see;
 pub mod tt;
 pub mod worker;
@@ -26,6 +29,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 use worker::{RootMove, ThreadData, Worker};
+
+pub use searcher::{SearchOptions, Searcher};
+pub use worker::THREAD_STACK_BYTES;
 
 /// Flags and counters the controller shares with a running search.
 pub struct SearchControl {
@@ -184,8 +190,10 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes over all threads.
     pub nodes: u64,
-    /// The first `multipv` root lines, best first (the first is the best move's): each with its
-    /// score (and bound) from the last iteration that scored it, and its principal variation.
+    /// The first `multipv` root lines, in the order the search ranked them (each the best of
+    /// the moves not in the lines before it; the first is the best move's), each with its score
+    /// and bound from the last iteration that scored it ([`RootMove::reported_score`]) and its
+    /// principal variation.
     pub lines: Vec<RootMove>,
 }
 

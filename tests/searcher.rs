@@ -1,0 +1,259 @@
+//! The in-process search API (`cotuong::search::Searcher`), as data generation uses it: node
+//! limits that do not depend on the clock, soft node limits, MultiPV lines, game histories,
+//! clearing between games, and independent searchers on parallel threads.
+
+use cotuong::game::Game;
+use cotuong::limits::{SearchLimits, SOFT_NODES_HARD_CAP};
+use cotuong::search::score::RULE_WIN;
+use cotuong::search::{
+    Info, ScoreBound, SearchOptions, SearchResult, Searcher, THREAD_STACK_BYTES,
+};
+use engine_core::{move_text, Move, Position, RankBase};
+
+/// The start position, middle-game and endgame positions (some from the bench set).
+const FENS: &[&str] = &[
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1bakabr1/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
+    "2bakab2/9/2n1c1n2/p3p3p/2p6/6P2/P3P3P/2N1C1N2/9/2BAKAB2 w - - 0 1",
+    "3k5/4a4/4ba3/9/2n6/9/9/9/4A4/2BAK1R2 w - - 0 1",
+];
+
+fn game(fen: &str) -> Game {
+    Game::new(Position::from_fen(fen).expect("test FEN"))
+}
+
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
+        nodes: Some(n),
+        ..SearchLimits::default()
+    }
+}
+
+/// One root line: move, score, principal variation.
+type Line = (Move, i32, Vec<Move>);
+
+/// Everything a search decided, in comparable form: best move, score, depth, nodes, lines.
+fn summary(r: &SearchResult) -> (Move, i32, i32, u64, Vec<Line>) {
+    let lines = r
+        .lines
+        .iter()
+        .map(|l| (l.mv, l.reported_score().0, l.pv.clone()))
+        .collect();
+    (r.best, r.score, r.depth, r.nodes, lines)
+}
+
+fn search(s: &mut Searcher, fen: &str, limits: &SearchLimits, multipv: usize) -> SearchResult {
+    let options = SearchOptions {
+        multipv,
+        ..SearchOptions::default()
+    };
+    s.search(&game(fen), limits, &options, &mut |_| {})
+        .expect("a legal move")
+}
+
+#[test]
+fn a_node_limit_stops_at_exactly_that_many_nodes_and_repeats_exactly() {
+    for fen in FENS {
+        let a = search(&mut Searcher::new(8, 1).unwrap(), fen, &nodes(20_000), 1);
+        let b = search(&mut Searcher::new(8, 1).unwrap(), fen, &nodes(20_000), 1);
+        assert_eq!(a.nodes, 20_000, "{fen}");
+        assert_eq!(summary(&a), summary(&b), "{fen}");
+    }
+}
+
+#[test]
+fn a_soft_node_limit_finishes_the_iteration_within_its_cap() {
+    let soft = 5_000;
+    let limits = SearchLimits {
+        soft_nodes: Some(soft),
+        ..SearchLimits::default()
+    };
+    for fen in FENS {
+        let mut depths = Vec::new();
+        let mut s = Searcher::new(8, 1).unwrap();
+        let r = s
+            .search(
+                &game(fen),
+                &limits,
+                &SearchOptions::default(),
+                &mut |info| {
+                    if let Info::Iteration { depth, nodes, .. } = info {
+                        depths.push((*depth, *nodes));
+                    }
+                },
+            )
+            .unwrap();
+        assert!(r.nodes >= soft, "{fen}: stopped early at {}", r.nodes);
+        assert!(r.nodes <= soft * SOFT_NODES_HARD_CAP, "{fen}: {}", r.nodes);
+        // Every iteration that was followed by another ended below the soft limit (the last
+        // report repeats the chosen move's line).
+        let (last, iterations) = depths.split_last().expect("a final report");
+        assert_eq!(last.0, r.depth.max(1), "{fen}");
+        let (_, continued) = iterations.split_last().expect("iterations");
+        assert!(
+            continued.iter().all(|&(_, n)| n < soft),
+            "{fen}: {depths:?}"
+        );
+        let again = search(&mut Searcher::new(8, 1).unwrap(), fen, &limits, 1);
+        assert_eq!(summary(&r), summary(&again), "{fen}");
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_exact() {
+    let depth = SearchLimits {
+        depth: Some(6),
+        ..SearchLimits::default()
+    };
+    for fen in FENS {
+        let r = search(&mut Searcher::new(8, 1).unwrap(), fen, &depth, 4);
+        assert_eq!(r.lines.len(), 4, "{fen}");
+        assert_eq!(r.lines[0].mv, r.best);
+        assert_eq!(r.lines[0].reported_score().0, r.score);
+        for (i, a) in r.lines.iter().enumerate() {
+            assert!(r.lines[i + 1..].iter().all(|b| b.mv != a.mv), "{fen}");
+        }
+        for line in &r.lines {
+            assert_eq!(line.pv[0], line.mv);
+            assert_eq!(line.reported_score().1, ScoreBound::Exact);
+        }
+        assert_eq!(r.depth, 6);
+    }
+}
+
+#[test]
+fn the_game_history_decides_repetitions() {
+    // A chariot chases an unprotected horse that shuttles c7-b9: after one lap, going back to
+    // b9 repeats the game's position and the chaser loses by rule.
+    let start = Position::from_fen("3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1").unwrap();
+    let mut g = Game::new(start.clone());
+    for text in ["c7b9", "c3b3", "b9c7", "b3c3"] {
+        let mv = g.position().parse_move(text, RankBase::Zero).unwrap();
+        g.play(mv).unwrap();
+    }
+    let limits = SearchLimits {
+        depth: Some(3),
+        ..SearchLimits::default()
+    };
+    let options = SearchOptions::default();
+    let mut s = Searcher::new(8, 1).unwrap();
+    let r = s.search(&g, &limits, &options, &mut |_| {}).unwrap();
+    assert_eq!(move_text(r.best, RankBase::Zero), "c7b9");
+    assert!(r.score >= RULE_WIN - 128, "{}", r.score);
+    // The same position without the history: no rule win in sight.
+    s.clear();
+    let fresh = s
+        .search(
+            &Game::new(g.position().clone()),
+            &limits,
+            &options,
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(fresh.score.abs() < RULE_WIN - 128);
+}
+
+#[test]
+fn clear_makes_a_searcher_behave_like_a_fresh_one() {
+    let limits = nodes(30_000);
+    let mut s = Searcher::new(8, 1).unwrap();
+    let fresh: Vec<_> = FENS
+        .iter()
+        .map(|f| summary(&search(&mut Searcher::new(8, 1).unwrap(), f, &limits, 1)))
+        .collect();
+    for (fen, expected) in FENS.iter().zip(&fresh) {
+        s.clear();
+        assert_eq!(
+            &summary(&search(&mut s, fen, &limits, 1)),
+            expected,
+            "{fen}"
+        );
+    }
+    // Without clearing, the table carries over (and so may the result).
+    let warm = search(&mut s, FENS[0], &limits, 1);
+    assert_eq!(warm.nodes, 30_000);
+}
+
+#[test]
+fn independent_searchers_on_parallel_threads_match_a_sequential_run() {
+    let limits = nodes(15_000);
+    let sequential: Vec<_> = FENS
+        .iter()
+        .map(|f| {
+            let mut s = Searcher::new(4, 1).unwrap();
+            summary(&search(&mut s, f, &limits, 2))
+        })
+        .collect();
+    let parallel: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = FENS
+            .iter()
+            .map(|f| {
+                let limits = &limits;
+                std::thread::Builder::new()
+                    .stack_size(THREAD_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut s = Searcher::new(4, 1).unwrap();
+                        // Several searches in a row on each thread, as in a game.
+                        let mut last = None;
+                        for _ in 0..3 {
+                            s.clear();
+                            last = Some(summary(&search(&mut s, f, limits, 2)));
+                        }
+                        last.unwrap()
+                    })
+                    .unwrap()
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
+
+#[test]
+fn restricted_root_moves_and_positions_without_a_legal_move() {
+    let start = Position::startpos();
+    let only = vec![start.parse_move("b0c2", RankBase::Zero).unwrap()];
+    let options = SearchOptions {
+        root_moves: Some(only.clone()),
+        ..SearchOptions::default()
+    };
+    let mut s = Searcher::new(4, 1).unwrap();
+    let r = s
+        .search(&Game::new(start), &nodes(5_000), &options, &mut |_| {})
+        .unwrap();
+    assert_eq!(r.best, only[0]);
+    // Mated: nothing to search.
+    let mated = game("R2k5/1R7/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    let none = s.search(&mated, &nodes(100), &SearchOptions::default(), &mut |_| {});
+    assert!(none.is_none());
+}
+
+#[test]
+fn iterations_are_reported_in_order_with_growing_node_counts() {
+    let mut seen = Vec::new();
+    let mut s = Searcher::new(8, 1).unwrap();
+    let limits = SearchLimits {
+        depth: Some(7),
+        ..SearchLimits::default()
+    };
+    let r = s
+        .search(
+            &game(FENS[1]),
+            &limits,
+            &SearchOptions::default(),
+            &mut |info| {
+                if let Info::Iteration {
+                    depth, nodes, pv, ..
+                } = info
+                {
+                    seen.push((*depth, *nodes, pv[0]));
+                }
+            },
+        )
+        .unwrap();
+    let depths: Vec<i32> = seen.iter().map(|s| s.0).collect();
+    // One line per iteration, plus the final report of the chosen move.
+    assert_eq!(depths, vec![1, 2, 3, 4, 5, 6, 7, 7]);
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
+    assert_eq!(seen.last().unwrap().2, r.best);
+}
