@@ -2,5 +2,6 @@
 //! (`cotuong judge`) and the engine-versus-engine match runner (`cotuong match`). They live in the
 //! binary only, so their dependencies (progress bars, JSON) stay out of the library.
 
+pub mod datagen;
 pub mod judge;
 pub mod match_runner;
