@@ -1,5 +1,5 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, match).
+//! subcommands are for people and tools (perft, bench, judge, match, datagen).
 
 mod tools;
 
@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{judge, match_runner};
+use tools::{datagen, judge, match_runner};
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +44,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(match_runner::MatchArgs),
+    /// Self-play games with the engine's search, recorded as training data for the network.
+    Datagen(datagen::DatagenArgs),
     /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
     /// total node count (the search's signature) and nodes per second.
     Bench {
@@ -97,6 +99,13 @@ fn main() -> ExitCode {
         }
         Some(Command::Judge(args)) => judge::main(&args),
         Some(Command::Match(args)) => match match_runner::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Datagen(args)) => match datagen::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

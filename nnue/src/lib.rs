@@ -9,6 +9,8 @@
 //! - [`simd`]: the vector kernels (portable, AVX2, AVX-512), chosen at run time.
 //! - [`reference`]: the float evaluation the quantised one is tested against.
 //! - [`synthetic`]: deterministic pseudo-random nets for tests and benchmarks.
+//! - [`data`]: the self-play game-record format (writer, reader, load-time filters, text dump)
+//!   and the packed positions a trainer holds in memory.
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
@@ -16,6 +18,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod accumulator;
+pub mod data;
 pub mod features;
 pub mod format;
 pub mod network;

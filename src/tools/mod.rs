@@ -3,6 +3,7 @@
 //! files in any notation and encoding (`pgn_file`). They live in the
 //! binary only, so their dependencies (progress bars, JSON) stay out of the library.
 
+pub mod datagen;
 pub mod judge;
 pub mod match_runner;
 pub mod pgn_file;

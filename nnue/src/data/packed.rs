@@ -1,0 +1,156 @@
+//! A training position in 32 bytes: the board, the side to move, the score and the result.
+//!
+//! A trainer holds every kept position of its data in memory in this form (100M positions are
+//! 3.2 GB) and decodes the input features on the fly.
+
+use super::board::{PackedBoard, PIECE_CODE_BYTES};
+use super::record::points_for;
+use crate::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
+use arrayvec::ArrayVec;
+use engine_core::rules::GameResult;
+use engine_core::{Color, PieceKind, Position, Square};
+
+/// Active feature indices of one perspective.
+pub type ActiveFeatures = ArrayVec<u16, MAX_ACTIVE>;
+
+/// One training position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct PackedPosition {
+    /// Occupancy bits 0-89 in three little-endian words.
+    occupancy: [u32; 3],
+    /// As [`PackedBoard::codes`].
+    codes: [u8; PIECE_CODE_BYTES],
+    /// Training score, side to move's view, engine units.
+    score: i16,
+    /// Bit 0: side to move (1 = Black); bits 1-2: the game's result for the side to move
+    /// (0 loss, 1 draw, 2 win).
+    flags: u8,
+    /// Output bucket of the position under the scheme it was packed for.
+    bucket: u8,
+}
+
+impl PackedPosition {
+    /// Packs `pos` with its training `score` (side to move's view; clamped to the `i16` range),
+    /// the game's `result` and the output bucket under `buckets`.
+    pub fn new(
+        pos: &Position,
+        score: i32,
+        result: GameResult,
+        buckets: OutputBuckets,
+    ) -> PackedPosition {
+        let board = PackedBoard::from_position(pos);
+        let stm = pos.side_to_move();
+        let result_for_stm = (points_for(result, stm) * 2.0) as u8;
+        PackedPosition {
+            occupancy: [
+                board.occupancy as u32,
+                (board.occupancy >> 32) as u32,
+                (board.occupancy >> 64) as u32,
+            ],
+            codes: board.codes,
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            flags: stm.index() as u8 | (result_for_stm << 1),
+            // Bucket counts are at most MAX_OUTPUT_BUCKETS (16).
+            bucket: buckets.bucket(pos) as u8,
+        }
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> PackedBoard {
+        let [a, b, c] = self.occupancy;
+        PackedBoard {
+            occupancy: u128::from(a) | u128::from(b) << 32 | u128::from(c) << 64,
+            codes: self.codes,
+        }
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        if self.flags & 1 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Training score, side to move's view, engine units.
+    #[inline]
+    pub fn score(&self) -> i32 {
+        i32::from(self.score)
+    }
+
+    /// The game's result for the side to move: 1 win, ½ draw, 0 loss.
+    #[inline]
+    pub fn result(&self) -> f32 {
+        f32::from((self.flags >> 1) & 3) * 0.5
+    }
+
+    /// The output bucket.
+    #[inline]
+    pub fn bucket(&self) -> usize {
+        usize::from(self.bucket)
+    }
+
+    /// The active inputs of the side to move's and the other side's perspective, in square order:
+    /// the same indices as [`FeatureSet::active`] on the position.
+    #[inline]
+    pub fn features(&self, set: FeatureSet) -> (ActiveFeatures, ActiveFeatures) {
+        let board = self.board();
+        let stm = self.side_to_move();
+        let other = stm.opponent();
+        let mut pieces: ArrayVec<_, MAX_ACTIVE> = ArrayVec::new();
+        let mut generals: [Option<Square>; 2] = [None, None];
+        for (sq, piece) in board.pieces().take(MAX_ACTIVE) {
+            if piece.kind() == PieceKind::General {
+                generals[piece.color().index()] = Some(sq);
+            }
+            pieces.push((sq, piece));
+        }
+        let mut a = ActiveFeatures::new();
+        let mut b = ActiveFeatures::new();
+        for &(sq, piece) in &pieces {
+            // A packed position comes from a legal position, which has both generals; the
+            // fallback only keeps this function total.
+            let g_stm = generals[stm.index()].unwrap_or(sq);
+            let g_other = generals[other.index()].unwrap_or(sq);
+            // Indices are below the feature set's input count (1260), so they fit a u16.
+            a.push(set.index(stm, g_stm, piece, sq) as u16);
+            b.push(set.index(other, g_other, piece, sq) as u16);
+        }
+        (a, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::START_FEN;
+
+    #[test]
+    fn is_32_bytes() {
+        assert_eq!(std::mem::size_of::<PackedPosition>(), 32);
+    }
+
+    #[test]
+    fn keeps_everything_it_packs() {
+        let mut pos = Position::from_fen(START_FEN).unwrap();
+        let mv = pos.legal_moves()[3];
+        pos.make_move(mv);
+        let p = PackedPosition::new(&pos, -57, GameResult::RedWins, OutputBuckets::PieceCount(4));
+        assert_eq!(p.side_to_move(), Color::Black);
+        assert_eq!(p.score(), -57);
+        assert_eq!(p.result(), 0.0);
+        assert_eq!(p.bucket(), OutputBuckets::PieceCount(4).bucket(&pos));
+        assert_eq!(p.board(), PackedBoard::from_position(&pos));
+        let (stm, other) = p.features(FeatureSet::PieceSquare);
+        assert_eq!(stm, FeatureSet::PieceSquare.active(&pos, Color::Black));
+        assert_eq!(other, FeatureSet::PieceSquare.active(&pos, Color::Red));
+        let draw = PackedPosition::new(&pos, 0, GameResult::Draw, OutputBuckets::Single);
+        assert_eq!(draw.result(), 0.5);
+        let win = PackedPosition::new(&pos, 0, GameResult::BlackWins, OutputBuckets::Single);
+        assert_eq!(win.result(), 1.0);
+    }
+}

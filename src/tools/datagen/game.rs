@@ -1,0 +1,307 @@
+//! One self-play game: a randomised opening, then the search's best move at every ply until the
+//! referee (or score adjudication) ends the game.
+
+use super::adjudication::Adjudication;
+use cotuong::game::Game;
+use engine_core::rules::{GameResult, RuleId, RuleOptions};
+use engine_core::{Move, Position};
+use nnue::data::rng::SplitMix64;
+use nnue::data::Termination;
+
+/// A move with its search score (side to move's point of view, engine units).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score.
+    pub score: i32,
+}
+
+/// What the data generator needs from a search.
+pub trait Player {
+    /// Forgets everything the previous game taught it (hash table, histories), so that a game
+    /// depends only on its seed.
+    fn new_game(&mut self);
+
+    /// The best `lines` moves of the current position of `game`, best first, with their
+    /// scores. Non-empty whenever the position has a legal move.
+    fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove>;
+}
+
+/// A finished game as the data file stores it.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The first recorded position (after the random opening plies, which are not recorded).
+    pub start: Position,
+    /// Each recorded ply: the move played and the search score of the position before it.
+    pub plies: Vec<ScoredMove>,
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub termination: Termination,
+}
+
+/// How games are played.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    /// Where games start; one is chosen per game at random (the initial position if empty).
+    pub openings: Vec<Position>,
+    /// Plies played at random (among near-best moves) before recording starts.
+    pub random_plies: usize,
+    /// Lines searched for each random ply.
+    pub opening_lines: usize,
+    /// A random ply chooses among the lines within this of the best score.
+    pub opening_margin: i32,
+    /// An opening whose first recorded position scores beyond this is replaced by another.
+    pub max_opening_score: i32,
+    /// Score adjudication, if enabled.
+    pub adjudication: Option<Adjudication>,
+    /// Fraction of games played out even when adjudication would end them (the net must also
+    /// learn to convert won endings and to hold drawn ones).
+    pub play_out_fraction: f64,
+    /// Recorded plies after which a game is drawn.
+    pub max_plies: usize,
+    /// The rules the referee applies.
+    pub rules: RuleOptions,
+}
+
+/// Openings tried per game before the last one is kept whatever its score.
+const MAX_OPENING_ATTEMPTS: usize = 16;
+
+/// The data file's termination code for a referee's rule.
+fn termination_of(rule: RuleId) -> Termination {
+    match rule {
+        RuleId::Checkmate => Termination::Checkmate,
+        RuleId::Stalemate => Termination::Stalemate,
+        RuleId::PerpetualCheck => Termination::PerpetualCheck,
+        RuleId::PerpetualChase => Termination::PerpetualChase,
+        RuleId::RepetitionDraw => Termination::RepetitionDraw,
+        RuleId::NoCapture => Termination::NoCapture,
+        RuleId::InsufficientMaterial => Termination::InsufficientMaterial,
+    }
+}
+
+/// Plays one game with the random stream `rng`, from the opening to the end; `None` if `abort`
+/// says to stop before the game is over.
+pub fn play_game(
+    config: &GameConfig,
+    rng: &mut SplitMix64,
+    player: &mut dyn Player,
+    abort: &dyn Fn() -> bool,
+) -> Option<PlayedGame> {
+    player.new_game();
+    let mut game = opening(config, rng, player);
+    let adjudicate_this_game =
+        config.adjudication.is_some() && rng.unit_f64() >= config.play_out_fraction;
+    let start = game.position().clone();
+    let first_mover = start.side_to_move();
+    let mut plies: Vec<ScoredMove> = Vec::new();
+    let mut scores: Vec<i32> = Vec::new();
+    let (result, termination) = loop {
+        if abort() {
+            return None;
+        }
+        if plies.len() >= config.max_plies {
+            break (GameResult::Draw, Termination::PlyCap);
+        }
+        // The opening never stops on a decided position and every later ply is judged below,
+        // so the side to move has a legal move and the search returns one.
+        let best = player.search(&game, 1).first().copied()?;
+        game.play(best.mv).ok()?;
+        plies.push(best);
+        scores.push(best.score);
+        if let Some(verdict) = game.verdict(&config.rules) {
+            break (verdict.result, termination_of(verdict.rule));
+        }
+        if let (true, Some(a)) = (adjudicate_this_game, &config.adjudication) {
+            match a.judge(&scores, first_mover) {
+                Some(GameResult::Draw) => break (GameResult::Draw, Termination::AdjudicatedDraw),
+                Some(win) => break (win, Termination::AdjudicatedWin),
+                None => {}
+            }
+        }
+    };
+    Some(PlayedGame {
+        start,
+        plies,
+        result,
+        termination,
+    })
+}
+
+/// Chooses a start position and plays the random plies; tries again (with fresh random choices)
+/// while the game is already decided or its first recorded position scores beyond
+/// `max_opening_score`.
+fn opening(config: &GameConfig, rng: &mut SplitMix64, player: &mut dyn Player) -> Game {
+    let mut last_undecided = None;
+    for _ in 0..MAX_OPENING_ATTEMPTS {
+        let start = if config.openings.is_empty() {
+            Position::startpos()
+        } else {
+            config.openings[rng.below(config.openings.len() as u64) as usize].clone()
+        };
+        let mut game = Game::new(start);
+        let mut decided = game.verdict(&config.rules).is_some();
+        for _ in 0..config.random_plies {
+            if decided {
+                break;
+            }
+            let lines = player.search(&game, config.opening_lines.max(1));
+            let Some(best) = lines.first().map(|l| l.score) else {
+                decided = true;
+                break;
+            };
+            let near = lines
+                .iter()
+                .take_while(|l| l.score >= best - config.opening_margin)
+                .count();
+            let pick = lines[rng.below(near as u64) as usize];
+            decided = game.play(pick.mv).is_err() || game.verdict(&config.rules).is_some();
+        }
+        if decided {
+            continue;
+        }
+        let balanced = player
+            .search(&game, 1)
+            .first()
+            .is_some_and(|l| l.score.abs() <= config.max_opening_score);
+        if balanced {
+            return game;
+        }
+        last_undecided = Some(game);
+    }
+    last_undecided.unwrap_or_else(Game::startpos)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use engine_core::PieceKind;
+
+    /// Material count from the side to move's point of view.
+    fn material(pos: &Position) -> i32 {
+        const VALUE: [i32; 7] = [0, 20, 20, 40, 90, 45, 10];
+        let us = pos.side_to_move();
+        PieceKind::ALL
+            .iter()
+            .map(|&k| {
+                VALUE[k.index()]
+                    * (pos.pieces_of(us, k).count() as i32
+                        - pos.pieces_of(us.opponent(), k).count() as i32)
+            })
+            .sum()
+    }
+
+    /// A fast deterministic stand-in for the search: one ply of material, ties broken by a
+    /// hash of the move so that games differ between openings.
+    pub(crate) struct GreedyPlayer;
+
+    impl Player for GreedyPlayer {
+        fn new_game(&mut self) {}
+
+        fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove> {
+            let mut pos = game.position().clone();
+            let mut scored: Vec<ScoredMove> = pos
+                .legal_moves()
+                .iter()
+                .map(|&mv| {
+                    let undo = pos.make_move(mv);
+                    let score = -material(&pos) * 10 + (mv.raw() as i32 * 7919) % 13;
+                    pos.unmake_move(mv, undo);
+                    ScoredMove { mv, score }
+                })
+                .collect();
+            scored.sort_by_key(|s| std::cmp::Reverse(s.score));
+            scored.truncate(lines);
+            scored
+        }
+    }
+
+    pub(crate) fn config() -> GameConfig {
+        GameConfig {
+            openings: Vec::new(),
+            random_plies: 8,
+            opening_lines: 4,
+            opening_margin: 100,
+            max_opening_score: 300,
+            adjudication: Some(Adjudication::default()),
+            play_out_fraction: 0.0,
+            max_plies: 300,
+            rules: RuleOptions::default(),
+        }
+    }
+
+    fn play(cfg: &GameConfig, seed: u64, index: u64) -> PlayedGame {
+        play_game(
+            cfg,
+            &mut SplitMix64::stream(seed, index),
+            &mut GreedyPlayer,
+            &|| false,
+        )
+        .expect("not aborted")
+    }
+
+    #[test]
+    fn a_seed_gives_the_same_game() {
+        let cfg = config();
+        let a = play(&cfg, 5, 3);
+        let b = play(&cfg, 5, 3);
+        assert_eq!(a.plies, b.plies);
+        assert_eq!(a.result, b.result);
+        assert_eq!(a.start.to_fen(), b.start.to_fen());
+        let c = play(&cfg, 5, 4);
+        assert_ne!(a.plies, c.plies, "different games differ");
+    }
+
+    #[test]
+    fn games_replay_legally_and_their_end_agrees_with_the_referee() {
+        let cfg = config();
+        for i in 0..6 {
+            let g = play(&cfg, 11, i);
+            assert!(!g.plies.is_empty());
+            assert!(g.plies.len() <= cfg.max_plies);
+            let mut game = Game::new(g.start.clone());
+            for p in &g.plies {
+                game.play(p.mv).expect("legal");
+            }
+            let verdict = game.verdict(&cfg.rules);
+            match g.termination {
+                Termination::AdjudicatedWin
+                | Termination::AdjudicatedDraw
+                | Termination::PlyCap => {
+                    assert!(verdict.is_none())
+                }
+                t => assert_eq!(Some(t), verdict.map(|v| termination_of(v.rule))),
+            }
+        }
+    }
+
+    #[test]
+    fn the_ply_cap_draws() {
+        let mut cfg = config();
+        cfg.max_plies = 3;
+        cfg.adjudication = None;
+        let g = play(&cfg, 1, 0);
+        assert_eq!(g.plies.len(), 3);
+        assert_eq!(g.termination, Termination::PlyCap);
+        assert_eq!(g.result, GameResult::Draw);
+    }
+
+    #[test]
+    fn the_record_starts_after_the_random_plies() {
+        let g = play(&config(), 2, 0);
+        assert_ne!(g.start.to_fen(), Position::startpos().to_fen());
+    }
+
+    #[test]
+    fn an_abort_stops_the_game() {
+        let cfg = config();
+        let stopped = play_game(
+            &cfg,
+            &mut SplitMix64::stream(1, 1),
+            &mut GreedyPlayer,
+            &|| true,
+        );
+        assert!(stopped.is_none());
+    }
+}

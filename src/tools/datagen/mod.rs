@@ -1,0 +1,373 @@
+//! `cotuong datagen`: self-play games for training the evaluation network.
+//!
+//! Each game starts from the initial position (or a position from `--openings`), plays a few
+//! random plies among the search's near-best moves, then lets the engine's own search (one
+//! thread, a soft node limit per move) play both sides until the engine-core referee ends the
+//! game (mate, stalemate, perpetual check or chase, repetition, the no-capture limit, bare
+//! material), score adjudication does, or the ply cap is reached. Every position after the
+//! random plies is recorded with its search score in the game-record format of `nnue::data`.
+//!
+//! Determinism: game `i` of a run depends only on the binary, the settings and `--seed` (its
+//! random stream is `SplitMix64::stream(seed, i)`, and the searcher is cleared before it), and
+//! games are written in index order whatever the number of threads. So a run is reproducible
+//! byte for byte, shards with different seeds can be made on different machines and joined by
+//! concatenation, and `--append` continues an interrupted run exactly where it stopped.
+
+mod adjudication;
+mod game;
+mod output;
+mod player;
+
+use adjudication::Adjudication;
+use clap::Args;
+use engine_core::rules::GameResult;
+use engine_core::Position;
+use game::{play_game, GameConfig, PlayedGame};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nnue::data::rng::SplitMix64;
+use output::{OrderedWriter, RunSettings};
+use player::SearchPlayer;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Arguments of `cotuong datagen`.
+#[derive(Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Output file (game records; created, or continued with --append).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Games to play in all (with --append: the total the file should reach).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed of the run: game i uses random stream i of this seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time, one search thread each (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Soft node limit per move: no new iteration starts after this many nodes.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Hash table per game thread, MB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: usize,
+    /// Random plies (among near-best moves) before recording starts. Games from one position on
+    /// are deterministic, so these plies are the only source of variety between games.
+    #[arg(long, default_value_t = 10)]
+    pub random_plies: usize,
+    /// Lines (MultiPV) searched for each random ply.
+    #[arg(long, default_value_t = 4)]
+    pub opening_lines: usize,
+    /// A random ply picks among lines within this many units of the best.
+    #[arg(long, default_value_t = 100)]
+    pub opening_margin: i32,
+    /// Openings whose first recorded position scores beyond this are replaced.
+    #[arg(long, default_value_t = 300)]
+    pub max_opening_score: i32,
+    /// Start positions, one FEN (or EPD) per line; default: the initial position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Play every game to the referee's end (no score adjudication).
+    #[arg(long)]
+    pub no_adjudication: bool,
+    /// Adjudicated win: both sides' scores at least this far apart ...
+    #[arg(long, default_value_t = Adjudication::default().win_score)]
+    pub win_score: i32,
+    /// ... for this many plies.
+    #[arg(long, default_value_t = Adjudication::default().win_plies)]
+    pub win_plies: usize,
+    /// Adjudicated draw: every score within this of zero ...
+    #[arg(long, default_value_t = Adjudication::default().draw_score)]
+    pub draw_score: i32,
+    /// ... for this many plies ...
+    #[arg(long, default_value_t = Adjudication::default().draw_plies)]
+    pub draw_plies: usize,
+    /// ... from this recorded ply on.
+    #[arg(long, default_value_t = Adjudication::default().draw_min_ply)]
+    pub draw_min_ply: usize,
+    /// Fraction of games played out to the referee's end although adjudication could end them.
+    #[arg(long, default_value_t = 0.1)]
+    pub play_out: f64,
+    /// Recorded plies after which a game is drawn.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Continue the file: keep its complete games and play the rest of the run.
+    #[arg(long)]
+    pub append: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Ctrl-C state: 0 running, 1 finish the games in progress, 2 stop now.
+static INTERRUPTS: AtomicU8 = AtomicU8::new(0);
+
+/// Counts of a run, for the progress line and the summary.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    positions: u64,
+    red_wins: u64,
+    draws: u64,
+    black_wins: u64,
+    terminations: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, game: &PlayedGame) {
+        self.games += 1;
+        self.positions += game.plies.len() as u64;
+        match game.result {
+            GameResult::RedWins => self.red_wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BlackWins => self.black_wins += 1,
+        }
+        *self.terminations.entry(game.termination.id()).or_default() += 1;
+    }
+}
+
+/// Runs `cotuong datagen`; an error message for bad arguments or I/O failures.
+pub fn run(args: &DatagenArgs) -> Result<(), String> {
+    let config = game_config(args)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let settings = RunSettings::of(args);
+    let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
+    let first = writer.games_in_file();
+    if first >= args.games {
+        eprintln!(
+            "{} already holds {first} games (asked for {}): nothing to do",
+            args.out.display(),
+            args.games
+        );
+        return Ok(());
+    }
+    install_interrupt_handler()?;
+
+    let todo = args.games - first;
+    let bar = progress_bar(args.quiet, todo);
+    let next = Arc::new(AtomicU64::new(first));
+    let (tx, rx) = crossbeam_channel::unbounded::<(u64, PlayedGame)>();
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let spawn_error = std::thread::scope(|scope| -> Option<String> {
+        for t in 0..threads {
+            let (tx, next, config) = (tx.clone(), next.clone(), &config);
+            let spawned = std::thread::Builder::new()
+                .name(format!("datagen-{t}"))
+                .stack_size(cotuong::search::worker::THREAD_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut player = match SearchPlayer::new(args.hash, args.nodes, &config.rules) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            eprintln!("error: datagen thread {t}: {e}");
+                            return;
+                        }
+                    };
+                    let abort = || INTERRUPTS.load(Ordering::Relaxed) >= 2;
+                    loop {
+                        if INTERRUPTS.load(Ordering::Relaxed) >= 1 {
+                            break;
+                        }
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        if index >= args.games {
+                            break;
+                        }
+                        let mut rng = SplitMix64::stream(args.seed, index);
+                        match play_game(config, &mut rng, &mut player, &abort) {
+                            Some(game) => {
+                                if tx.send((index, game)).is_err() {
+                                    break;
+                                }
+                            }
+                            None => break,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                INTERRUPTS.store(2, Ordering::SeqCst);
+                return Some(format!("cannot start a datagen thread: {e}"));
+            }
+        }
+        drop(tx);
+        for (index, game) in rx.iter() {
+            tally.add(&game);
+            if let Err(e) = writer.accept(index, &game) {
+                INTERRUPTS.store(2, Ordering::SeqCst);
+                return Some(e);
+            }
+            bar.set_position(writer.games_in_file() - first);
+            bar.set_message(progress_message(&tally, started));
+        }
+        None
+    });
+    bar.finish_and_clear();
+    let written = writer.games_in_file();
+    let pending = writer.pending();
+    let size = writer.finish()?;
+    if let Some(e) = spawn_error {
+        return Err(e);
+    }
+    print_summary(
+        args,
+        &tally,
+        written - first,
+        written,
+        size,
+        started,
+        pending,
+    );
+    if written < args.games {
+        eprintln!(
+            "interrupted: {} holds {written} of {} games; run again with --append to finish",
+            args.out.display(),
+            args.games
+        );
+    }
+    Ok(())
+}
+
+/// The game settings from the arguments, with the openings file read and checked.
+fn game_config(args: &DatagenArgs) -> Result<GameConfig, String> {
+    if args.nodes == 0 {
+        return Err("--nodes must be at least 1".to_string());
+    }
+    if !(0.0..=1.0).contains(&args.play_out) {
+        return Err(format!(
+            "--play-out {} is not between 0 and 1",
+            args.play_out
+        ));
+    }
+    let openings = match &args.openings {
+        None => Vec::new(),
+        Some(path) => read_openings(path)?,
+    };
+    Ok(GameConfig {
+        openings,
+        random_plies: args.random_plies,
+        opening_lines: args.opening_lines.max(1),
+        opening_margin: args.opening_margin,
+        max_opening_score: args.max_opening_score,
+        adjudication: (!args.no_adjudication).then_some(Adjudication {
+            win_score: args.win_score,
+            win_plies: args.win_plies,
+            draw_score: args.draw_score,
+            draw_plies: args.draw_plies,
+            draw_min_ply: args.draw_min_ply,
+        }),
+        play_out_fraction: args.play_out,
+        max_plies: args.max_plies.clamp(1, nnue::data::MAX_PLIES),
+        rules: Default::default(),
+    })
+}
+
+/// Start positions from a file: one FEN per line (EPD's four fields are enough); `#` comments
+/// and blank lines are skipped.
+fn read_openings(path: &std::path::Path) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fen = line.split(';').next().unwrap_or(line).trim();
+        let pos = Position::from_fen(fen)
+            .map_err(|e| format!("{} line {}: bad FEN: {e}", path.display(), n + 1))?;
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(format!("{} holds no position", path.display()));
+    }
+    Ok(out)
+}
+
+/// Ctrl-C once: finish the games in progress and stop; twice: stop at once (the file keeps only
+/// complete games either way).
+fn install_interrupt_handler() -> Result<(), String> {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return Ok(());
+    }
+    ctrlc::set_handler(|| {
+        let before = INTERRUPTS.fetch_add(1, Ordering::SeqCst);
+        if before == 0 {
+            eprintln!("\ninterrupt: finishing the games in progress (Ctrl-C again to stop now)");
+        }
+    })
+    .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
+}
+
+fn progress_bar(quiet: bool, games: u64) -> ProgressBar {
+    let target = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(Some(games), target);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:24}] {pos}/{len} games, {msg}, ETA {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn progress_message(t: &Tally, started: Instant) -> String {
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    format!(
+        "{} positions ({:.0}/s), Red-draw-Black {}-{}-{}",
+        t.positions,
+        t.positions as f64 / secs,
+        t.red_wins,
+        t.draws,
+        t.black_wins
+    )
+}
+
+fn print_summary(
+    args: &DatagenArgs,
+    t: &Tally,
+    new_games: u64,
+    total_games: u64,
+    size: u64,
+    started: Instant,
+    discarded: usize,
+) {
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    eprintln!(
+        "datagen: {new_games} games, {} positions in {secs:.1} s ({:.0} positions/s, {:.2} games/s)",
+        t.positions,
+        t.positions as f64 / secs,
+        t.games as f64 / secs
+    );
+    if t.games > 0 {
+        let pct = |n: u64| 100.0 * n as f64 / t.games as f64;
+        eprintln!(
+            "results: Red {} ({:.1}%), draws {} ({:.1}%), Black {} ({:.1}%); {:.1} positions per game",
+            t.red_wins,
+            pct(t.red_wins),
+            t.draws,
+            pct(t.draws),
+            t.black_wins,
+            pct(t.black_wins),
+            t.positions as f64 / t.games as f64
+        );
+        let ends: Vec<String> = t
+            .terminations
+            .iter()
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        eprintln!("terminations: {}", ends.join(", "));
+    }
+    if discarded > 0 {
+        eprintln!("{discarded} finished games after an unfinished one were not written");
+    }
+    eprintln!("{}: {total_games} games, {size} bytes", args.out.display());
+}

@@ -1,0 +1,61 @@
+//! The engine's own search as the data generator's player: one search thread, its own hash
+//! table, a soft node limit per move.
+
+use super::game::{Player, ScoredMove};
+use cotuong::game::Game;
+use cotuong::limits::SearchLimits;
+use cotuong::search::{SearchOptions, Searcher};
+use engine_core::rules::RuleOptions;
+
+/// A searcher with fixed limits.
+pub struct SearchPlayer {
+    searcher: Searcher,
+    limits: SearchLimits,
+    rules: RuleOptions,
+}
+
+impl SearchPlayer {
+    /// A player searching `soft_nodes` nodes per move with a `hash_mb` table under `rules`.
+    pub fn new(
+        hash_mb: usize,
+        soft_nodes: u64,
+        rules: &RuleOptions,
+    ) -> Result<SearchPlayer, String> {
+        Ok(SearchPlayer {
+            searcher: Searcher::new(hash_mb, 1)?,
+            limits: SearchLimits {
+                soft_nodes: Some(soft_nodes),
+                ..SearchLimits::default()
+            },
+            rules: rules.clone(),
+        })
+    }
+}
+
+impl Player for SearchPlayer {
+    fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove> {
+        let options = SearchOptions {
+            multipv: lines,
+            rules: self.rules.clone(),
+            ..SearchOptions::default()
+        };
+        let Some(result) = self
+            .searcher
+            .search(game, &self.limits, &options, &mut |_| {})
+        else {
+            return Vec::new();
+        };
+        result
+            .lines
+            .iter()
+            .map(|line| ScoredMove {
+                mv: line.mv,
+                score: line.reported_score().0,
+            })
+            .collect()
+    }
+}
