@@ -6,6 +6,7 @@
 //! - [`format`]: the net file format (header, weights, validation, typed errors).
 //! - [`data`]: the self-play game-record format (writer, reader, load-time filters, text dump)
 //!   and the packed positions a trainer holds in memory.
+//! - `train` (cargo feature `train`): the trainer, which turns game records into a net file.
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
@@ -13,3 +14,5 @@
 pub mod data;
 pub mod features;
 pub mod format;
+#[cfg(feature = "train")]
+pub mod train;
