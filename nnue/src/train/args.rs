@@ -51,56 +51,51 @@ impl Schedule {
     }
 }
 
-fn parse_hidden(text: &str) -> Result<usize, String> {
-    let h: usize = text
+/// Parses a number and checks it with `valid`, which `expected` describes.
+fn parse_checked<T: std::str::FromStr + std::fmt::Display>(
+    text: &str,
+    valid: impl Fn(&T) -> bool,
+    expected: &str,
+) -> Result<T, String> {
+    let v: T = text
         .parse()
         .map_err(|_| format!("'{text}' is not a number"))?;
-    if h == 0 || h > MAX_HIDDEN || h % HIDDEN_MULTIPLE != 0 {
-        return Err(format!(
-            "{h} is not a positive multiple of {HIDDEN_MULTIPLE} up to {MAX_HIDDEN}"
-        ));
+    if !valid(&v) {
+        return Err(format!("{v} is not {expected}"));
     }
-    Ok(h)
+    Ok(v)
+}
+
+fn parse_hidden(text: &str) -> Result<usize, String> {
+    parse_checked(
+        text,
+        |&h: &usize| h > 0 && h <= MAX_HIDDEN && h % HIDDEN_MULTIPLE == 0,
+        &format!("a positive multiple of {HIDDEN_MULTIPLE} up to {MAX_HIDDEN}"),
+    )
 }
 
 fn parse_fraction(text: &str) -> Result<f64, String> {
-    let v: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if !(0.0..1.0).contains(&v) {
-        return Err(format!("{v} is not in [0, 1)"));
-    }
-    Ok(v)
+    parse_checked(text, |v: &f64| (0.0..1.0).contains(v), "in [0, 1)")
 }
 
 fn parse_unit(text: &str) -> Result<f32, String> {
-    let v: f32 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if !(0.0..=1.0).contains(&v) {
-        return Err(format!("{v} is not in [0, 1]"));
-    }
-    Ok(v)
+    parse_checked(text, |v: &f32| (0.0..=1.0).contains(v), "in [0, 1]")
 }
 
 fn parse_positive_f32(text: &str) -> Result<f32, String> {
-    let v: f32 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(format!("{v} is not a positive number"));
-    }
-    Ok(v)
+    parse_checked(
+        text,
+        |v: &f32| v.is_finite() && *v > 0.0,
+        "a positive number",
+    )
 }
 
 fn parse_k(text: &str) -> Result<f64, String> {
-    let v: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    if !(v.is_finite() && v >= 1.0 && v <= f64::from(i32::MAX)) {
-        return Err(format!("{v} is not a scale of at least 1"));
-    }
-    Ok(v)
+    parse_checked(
+        text,
+        |k: &f64| k.is_finite() && *k >= 1.0 && *k <= f64::from(i32::MAX),
+        "a scale of at least 1",
+    )
 }
 
 /// Options of the trainer (`cotuong train`). Every option has a default except the data.

@@ -29,6 +29,21 @@ pub struct DataFile {
     pub stats: FilterStats,
 }
 
+impl std::fmt::Display for DataFile {
+    /// `PATH (BYTES bytes, fnv1a64 HASH, GAMES games, HELD held out)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({} bytes, fnv1a64 {:016x}, {} games, {} held out)",
+            self.path.display(),
+            self.bytes,
+            self.hash,
+            self.games,
+            self.validation_games
+        )
+    }
+}
+
 /// Training and validation positions.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {

@@ -7,10 +7,8 @@
 //! feature bias and to the weight row of every active input of that perspective.
 
 use super::args::Activation;
-use super::network::{
-    activated_dot, add_assign, sigmoid, ActivationFn, Crelu, Network, ParamGroup, Screlu,
-};
-use crate::data::PackedPosition;
+use super::network::{add_assign, sigmoid, ActivationFn, Crelu, Network, ParamGroup, Screlu};
+use crate::data::{ActiveFeatures, PackedPosition};
 
 /// What the network is trained to predict.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -41,22 +39,52 @@ pub fn loss_sum<'a>(
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
 ) -> f64 {
-    let h = net.hidden();
-    let mut acc_stm = vec![0.0; h];
-    let mut acc_other = vec![0.0; h];
+    match net.activation() {
+        Activation::Screlu => loss_sum_with::<Screlu>(net, positions, target),
+        Activation::Crelu => loss_sum_with::<Crelu>(net, positions, target),
+    }
+}
+
+fn loss_sum_with<'a, A: ActivationFn>(
+    net: &Network,
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+) -> f64 {
+    let mut scratch = Accumulators::new(net.hidden());
     let mut total = 0.0f64;
     for p in positions {
-        let (stm, other) = p.features(net.features());
-        net.accumulate(&stm, &mut acc_stm);
-        net.accumulate(&other, &mut acc_other);
-        let out = match net.activation() {
-            Activation::Screlu => net.output_from::<Screlu>(&acc_stm, &acc_other, p.bucket()),
-            Activation::Crelu => net.output_from::<Crelu>(&acc_stm, &acc_other, p.bucket()),
-        };
-        let e = sigmoid(out) - target.of(p);
+        let e = sigmoid(scratch.forward::<A>(net, p)) - target.of(p);
         total += f64::from(e * e);
     }
     total
+}
+
+/// Both perspectives' accumulators and active inputs of the position last evaluated.
+struct Accumulators {
+    stm: Vec<f32>,
+    other: Vec<f32>,
+    active_stm: ActiveFeatures,
+    active_other: ActiveFeatures,
+}
+
+impl Accumulators {
+    fn new(hidden: usize) -> Accumulators {
+        Accumulators {
+            stm: vec![0.0; hidden],
+            other: vec![0.0; hidden],
+            active_stm: ActiveFeatures::new(),
+            active_other: ActiveFeatures::new(),
+        }
+    }
+
+    /// Fills the accumulators for `p` and returns the network's output.
+    #[inline(always)]
+    fn forward<A: ActivationFn>(&mut self, net: &Network, p: &PackedPosition) -> f32 {
+        (self.active_stm, self.active_other) = p.features(net.features());
+        net.accumulate(&self.active_stm, &mut self.stm);
+        net.accumulate(&self.active_other, &mut self.other);
+        net.output_from::<A>(&self.stm, &self.other, p.bucket())
+    }
 }
 
 /// Adds `scale ×` the gradient of the summed loss over `positions` to `grad` (laid out like
@@ -135,20 +163,14 @@ fn kernel<'a, A: ActivationFn>(
     let (grad_fb, rest) = rest.split_at_mut(h);
     let (grad_ow, grad_ob) = rest.split_at_mut(ob_start - ow_start);
 
-    let mut acc_stm = vec![0.0f32; h];
-    let mut acc_other = vec![0.0f32; h];
+    let mut acc = Accumulators::new(h);
     let mut d_stm = vec![0.0f32; h];
     let mut d_other = vec![0.0f32; h];
     let mut total = 0.0f64;
     for p in positions {
-        let (stm, other) = p.features(net.features());
-        net.accumulate(&stm, &mut acc_stm);
-        net.accumulate(&other, &mut acc_other);
+        let out = acc.forward::<A>(net, p);
         let bucket = p.bucket();
         let w = &params[ow_start + bucket * 2 * h..ow_start + (bucket + 1) * 2 * h];
-        let out = activated_dot::<A>(&acc_stm, &w[..h])
-            + activated_dot::<A>(&acc_other, &w[h..])
-            + params[ob_start + bucket];
         let prob = sigmoid(out);
         let err = prob - target.of(p);
         total += f64::from(err * err);
@@ -158,16 +180,16 @@ fn kernel<'a, A: ActivationFn>(
         let gw = &mut grad_ow[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (gw_stm, gw_other) = gw.split_at_mut(h);
         let (w_stm, w_other) = w.split_at(h);
-        backward_unit::<A>(g, &acc_stm, w_stm, gw_stm, &mut d_stm);
-        backward_unit::<A>(g, &acc_other, w_other, gw_other, &mut d_other);
+        backward_unit::<A>(g, &acc.stm, w_stm, gw_stm, &mut d_stm);
+        backward_unit::<A>(g, &acc.other, w_other, gw_other, &mut d_other);
         for j in 0..h {
             grad_fb[j] += d_stm[j] + d_other[j];
         }
-        for &i in stm.iter() {
+        for &i in acc.active_stm.iter() {
             let start = usize::from(i) * h;
             add_assign(&mut grad_fw[start..start + h], &d_stm);
         }
-        for &i in other.iter() {
+        for &i in acc.active_other.iter() {
             let start = usize::from(i) * h;
             add_assign(&mut grad_fw[start..start + h], &d_other);
         }

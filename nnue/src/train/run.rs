@@ -379,14 +379,7 @@ fn epoch_line(e: &EpochReport, epochs: u32) -> String {
 
 fn describe_data(console: &Console, data: &Dataset, seconds: f64) {
     for f in &data.files {
-        console.line(&format!(
-            "{}: {} bytes, {} games ({} held out), {}",
-            f.path.display(),
-            f.bytes,
-            f.games,
-            f.validation_games,
-            f.stats
-        ));
+        console.line(&format!("{f}: {}", f.stats));
     }
     console.line(&format!(
         "loaded {} training and {} validation positions from {} games in {seconds:.1} s",
@@ -455,13 +448,7 @@ fn export(
     let mut d = args.command_line();
     d.push('\n');
     for f in &data.files {
-        d.push_str(&format!(
-            "data {} ({} bytes, fnv1a64 {:016x}, {} games)\n",
-            f.path.display(),
-            f.bytes,
-            f.hash,
-            f.games
-        ));
+        d.push_str(&format!("data {f}\n"));
     }
     d.push_str(&format!(
         "positions {} training, {} validation ({} of {} games held out by seed {}); {}\n",
