@@ -11,6 +11,7 @@
 //! - [`synthetic`]: deterministic pseudo-random nets for tests and benchmarks.
 //! - [`data`]: the self-play game-record format (writer, reader, load-time filters, text dump)
 //!   and the packed positions a trainer holds in memory.
+//! - `train` (cargo feature `train`): the trainer, which turns game records into a net file.
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
@@ -29,3 +30,5 @@ pub mod synthetic;
 pub use accumulator::AccumulatorStack;
 pub use network::{LoadError, Network, EVAL_LIMIT};
 pub use simd::Simd;
+#[cfg(feature = "train")]
+pub mod train;

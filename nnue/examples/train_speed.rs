@@ -1,0 +1,69 @@
+//! Trainer throughput: positions per second of the training step (gradient + AdamW) on synthetic
+//! games, for hidden sizes 256 and 512, as the median of several timed passes.
+//!
+//! `cargo run --release -p nnue --features train --example train_speed -- [THREADS] [PASSES]`
+
+use nnue::data::{synthetic, Filters, PackedPosition};
+use nnue::features::OutputBuckets;
+use nnue::train::{batch_gradient, Activation, AdamW, Network, Target};
+use std::time::Instant;
+
+/// Positions per batch (the trainer's default).
+const BATCH: usize = 16384;
+/// Gradient shards (the trainer's default).
+const SHARDS: usize = 8;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
+    let passes: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let filters = Filters::default();
+    let mut data = Vec::new();
+    let mut seed = 0;
+    while data.len() < 8 * BATCH {
+        let game = synthetic::random_game(seed, 300);
+        seed += 1;
+        for p in game.positions() {
+            if let Ok(score) = filters.check(&p) {
+                data.push(PackedPosition::new(
+                    &p.position,
+                    score,
+                    game.result(),
+                    OutputBuckets::Single,
+                ));
+            }
+        }
+    }
+    let order: Vec<u32> = (0..data.len() as u32).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    for hidden in [256, 512] {
+        pool.install(|| {
+            let mut net = Network::new(hidden, OutputBuckets::Single, Activation::Screlu, 1);
+            let mut adam = AdamW::new(net.params().len(), 0.01);
+            let mut shards = vec![vec![0.0f32; net.params().len()]; SHARDS];
+            let target = Target {
+                k: 400.0,
+                lambda: 0.7,
+            };
+            let mut rates = Vec::new();
+            for _ in 0..passes {
+                let start = Instant::now();
+                for batch in order.chunks(BATCH) {
+                    batch_gradient(&net, &data, batch, target, &mut shards);
+                    adam.step(&mut net, &shards, 1e-3);
+                }
+                rates.push(order.len() as f64 / start.elapsed().as_secs_f64());
+            }
+            rates.sort_by(f64::total_cmp);
+            let shown: Vec<String> = rates.iter().map(|r| format!("{:.0}k", r / 1e3)).collect();
+            println!(
+                "1260->{hidden} SCReLU, {threads} thread(s): median {:.0}k positions/s (passes: {})",
+                rates[rates.len() / 2] / 1e3,
+                shown.join(" ")
+            );
+        });
+    }
+}

@@ -1,0 +1,111 @@
+//! `nnue`: the NNUE data and training tools until `cotuong` mounts them as subcommands.
+//!
+//! - `nnue train FILE... [options]`: train a net (see `nnue train --help`);
+//! - `nnue dump FILE`: print every position as `FEN | score | result` (Red's point of view);
+//! - `nnue synth --games N --seed S -o FILE`: write random-move games scored by material (for
+//!   tests and speed measurements; no engine needed).
+
+use clap::{Parser, Subcommand};
+use nnue::data::{dump, synthetic, DumpError, Filters};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "nnue", about = "Cotuong NNUE data and training tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Train a net from game records.
+    Train(nnue::train::Args),
+    /// Print the positions of game records as `FEN | score | result`.
+    Dump {
+        /// A game-record file.
+        file: PathBuf,
+        /// Print only the positions the default training filters keep.
+        #[arg(long)]
+        filtered: bool,
+    },
+    /// Write synthetic games (random legal moves, material scores).
+    Synth {
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Seed of the first game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Ply cap per game.
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// Output file (written through a temporary file).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Train(args) => nnue::train::run(&args)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        Command::Dump { file, filtered } => dump_file(&file, filtered),
+        Command::Synth {
+            games,
+            seed,
+            max_plies,
+            output,
+        } => synth(games, seed, max_plies, &output),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dump_file(path: &PathBuf, filtered: bool) -> Result<(), String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let filters = Filters::default();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let summary = match dump(file, &mut out, filtered.then_some(&filters)) {
+        Ok(summary) => summary,
+        // The reader of the text went away (e.g. `| head`): not an error of the dump.
+        Err(DumpError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.to_string()),
+        _ => {}
+    }
+    eprintln!("{} games, {} positions", summary.games, summary.positions);
+    Ok(())
+}
+
+fn synth(games: u64, seed: u64, max_plies: usize, output: &PathBuf) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    let mut positions = 0;
+    for i in 0..games {
+        let game = synthetic::random_game(seed.wrapping_add(i), max_plies);
+        positions += game.plies().len();
+        game.encode_into(&mut bytes);
+    }
+    let mut tmp = output.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, output))
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    eprintln!(
+        "wrote {games} games, {positions} positions, {} bytes to {}",
+        bytes.len(),
+        output.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,370 @@
+//! The trainer's options: a clap `Args` struct that a command-line tool mounts as a subcommand.
+
+use crate::data::Filters;
+use crate::features::OutputBuckets;
+use crate::format::{Architecture, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use std::path::{Path, PathBuf};
+
+/// Hidden-layer activation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Activation {
+    /// Squared clipped ReLU, `clamp(x, 0, 1)²`.
+    Screlu,
+    /// Clipped ReLU, `clamp(x, 0, 1)`.
+    Crelu,
+}
+
+impl Activation {
+    /// The net-file architecture with this activation.
+    pub fn architecture(self) -> Architecture {
+        match self {
+            Activation::Screlu => Architecture::PerspectiveScrelu,
+            Activation::Crelu => Architecture::PerspectiveCrelu,
+        }
+    }
+
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Screlu => "screlu",
+            Activation::Crelu => "crelu",
+        }
+    }
+}
+
+/// Learning-rate schedule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Schedule {
+    /// Cosine decay from `--lr` to `--lr-min` over the whole run (per batch).
+    Cosine,
+    /// `--lr` multiplied by `--lr-gamma` every `--lr-step-epochs` epochs.
+    Step,
+}
+
+impl Schedule {
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Cosine => "cosine",
+            Schedule::Step => "step",
+        }
+    }
+}
+
+/// Parses a number and checks it with `valid`, which `expected` describes.
+fn parse_checked<T: std::str::FromStr + std::fmt::Display>(
+    text: &str,
+    valid: impl Fn(&T) -> bool,
+    expected: &str,
+) -> Result<T, String> {
+    let v: T = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if !valid(&v) {
+        return Err(format!("{v} is not {expected}"));
+    }
+    Ok(v)
+}
+
+fn parse_hidden(text: &str) -> Result<usize, String> {
+    parse_checked(
+        text,
+        |&h: &usize| h > 0 && h <= MAX_HIDDEN && h % HIDDEN_MULTIPLE == 0,
+        &format!("a positive multiple of {HIDDEN_MULTIPLE} up to {MAX_HIDDEN}"),
+    )
+}
+
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    parse_checked(text, |v: &f64| (0.0..1.0).contains(v), "in [0, 1)")
+}
+
+fn parse_unit(text: &str) -> Result<f32, String> {
+    parse_checked(text, |v: &f32| (0.0..=1.0).contains(v), "in [0, 1]")
+}
+
+fn parse_positive_f32(text: &str) -> Result<f32, String> {
+    parse_checked(
+        text,
+        |v: &f32| v.is_finite() && *v > 0.0,
+        "a positive number",
+    )
+}
+
+fn parse_k(text: &str) -> Result<f64, String> {
+    parse_checked(
+        text,
+        |k: &f64| k.is_finite() && *k >= 1.0 && *k <= f64::from(i32::MAX),
+        "a scale of at least 1",
+    )
+}
+
+/// Options of the trainer (`cotuong train`). Every option has a default except the data.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct Args {
+    /// Game-record files (each a concatenation of records), read in the order given.
+    #[arg(required = true, value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+
+    /// Where to write the net (a temporary file is renamed into place).
+    #[arg(short, long, default_value = "net.nnue")]
+    pub output: PathBuf,
+
+    /// Hidden units per perspective (a multiple of 32).
+    #[arg(long, default_value_t = 256, value_parser = parse_hidden)]
+    pub hidden: usize,
+
+    /// Hidden-layer activation.
+    #[arg(long, value_enum, default_value_t = Activation::Screlu)]
+    pub activation: Activation,
+
+    /// Output buckets by the number of pieces on the board (1: a single output).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub buckets: u8,
+
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub epochs: u32,
+
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch_size: u32,
+
+    /// Initial learning rate.
+    #[arg(long, default_value_t = 1e-3, value_parser = parse_positive_f32)]
+    pub lr: f32,
+
+    /// Learning-rate schedule.
+    #[arg(long, value_enum, default_value_t = Schedule::Cosine)]
+    pub lr_schedule: Schedule,
+
+    /// Final learning rate of the cosine schedule (default: 0.3^5 of 1e-3).
+    #[arg(long, default_value_t = 2.43e-6, value_parser = parse_positive_f32)]
+    pub lr_min: f32,
+
+    /// Epochs between learning-rate drops of the step schedule.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lr_step_epochs: u32,
+
+    /// Factor of each learning-rate drop of the step schedule.
+    #[arg(long, default_value_t = 0.3, value_parser = parse_positive_f32)]
+    pub lr_gamma: f32,
+
+    /// AdamW decoupled weight decay (weights only, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f32,
+
+    /// Weight of the score in the target: lambda * sigmoid(score / K) + (1 - lambda) * result.
+    #[arg(long, default_value_t = 0.7, value_parser = parse_unit)]
+    pub lambda: f32,
+
+    /// The score scale K (engine units); fitted on the training positions when not given.
+    #[arg(long, value_parser = parse_k)]
+    pub k: Option<f64>,
+
+    /// Fraction of games (not positions) held out for validation.
+    #[arg(long, default_value_t = 0.02, value_parser = parse_fraction)]
+    pub validation: f64,
+
+    /// Seed of the validation split, the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+
+    /// Fixed parts of each batch whose gradients are summed in order; results depend on it (and
+    /// not on --threads). Use at least --threads.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub shards: u32,
+
+    /// Save a checkpoint and a net every this many epochs (0: only at the end).
+    #[arg(long, default_value_t = 10)]
+    pub save_every: u32,
+
+    /// Continue from this checkpoint (same data, filters, split and architecture).
+    #[arg(long, value_name = "CHECKPOINT")]
+    pub resume: Option<PathBuf>,
+
+    /// Skip positions fewer than this many plies after a record's start.
+    #[arg(long, default_value_t = 16)]
+    pub min_ply: usize,
+
+    /// Keep positions where the side to move is in check.
+    #[arg(long)]
+    pub keep_in_check: bool,
+
+    /// Keep positions whose recorded move is a capture.
+    #[arg(long)]
+    pub keep_captures: bool,
+
+    /// Keep positions with mate or rule-win scores (as +-19000).
+    #[arg(long)]
+    pub keep_decided: bool,
+
+    /// Keep only positions whose |score| is below this (engine units).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..))]
+    pub max_score: i32,
+
+    /// Keep only positions whose no-capture counter is below this (plies).
+    #[arg(long, default_value_t = 80)]
+    pub max_no_capture: u16,
+
+    /// No progress bar and no per-epoch lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A parser holding only [`Args`], for [`Args::parse_from`].
+#[derive(clap::Parser)]
+#[command(name = "train", args_override_self = true)]
+struct ArgsOnly {
+    #[command(flatten)]
+    args: Args,
+}
+
+impl Args {
+    /// Parses `words` as a command line (without the program name), e.g.
+    /// `Args::parse_from(["data.xqg", "--epochs", "2"])`; a repeated option's last value wins.
+    pub fn parse_from<I, T>(words: I) -> Result<Args, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::Parser;
+        let all = std::iter::once(std::ffi::OsString::from("train"))
+            .chain(words.into_iter().map(Into::into));
+        ArgsOnly::try_parse_from(all).map(|a| a.args)
+    }
+
+    /// The load-time filters these options select.
+    pub fn filters(&self) -> Filters {
+        Filters {
+            min_ply: self.min_ply,
+            skip_in_check: !self.keep_in_check,
+            skip_captures: !self.keep_captures,
+            skip_decided: !self.keep_decided,
+            max_score: self.max_score,
+            max_no_capture_plies: self.max_no_capture,
+        }
+    }
+
+    /// The output bucket scheme.
+    pub fn output_buckets(&self) -> OutputBuckets {
+        match self.buckets {
+            0 | 1 => OutputBuckets::Single,
+            n => OutputBuckets::PieceCount(n),
+        }
+    }
+
+    /// Where checkpoints go: the output path with `.ckpt` appended.
+    pub fn checkpoint_path(&self) -> PathBuf {
+        with_suffix(&self.output, ".ckpt")
+    }
+
+    /// Where the net saved after `epoch` goes: `NAME-eEPOCH.EXT` next to the output.
+    pub fn epoch_net_path(&self, epoch: u32) -> PathBuf {
+        let stem = self
+            .output
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "net".to_string());
+        let name = match self.output.extension() {
+            Some(ext) => format!("{stem}-e{epoch}.{}", ext.to_string_lossy()),
+            None => format!("{stem}-e{epoch}"),
+        };
+        self.output.with_file_name(name)
+    }
+
+    /// The options as one canonical command line (every option spelled out, defaults included),
+    /// so a net's description says exactly how to make it again.
+    pub fn command_line(&self) -> String {
+        let mut words = vec!["cotuong train".to_string()];
+        let mut opt = |name: &str, value: String| words.push(format!("--{name} {value}"));
+        opt("output", quote(&self.output));
+        opt("hidden", self.hidden.to_string());
+        opt("activation", self.activation.name().to_string());
+        opt("buckets", self.buckets.to_string());
+        opt("epochs", self.epochs.to_string());
+        opt("batch-size", self.batch_size.to_string());
+        opt("lr", self.lr.to_string());
+        opt("lr-schedule", self.lr_schedule.name().to_string());
+        opt("lr-min", self.lr_min.to_string());
+        opt("lr-step-epochs", self.lr_step_epochs.to_string());
+        opt("lr-gamma", self.lr_gamma.to_string());
+        opt("weight-decay", self.weight_decay.to_string());
+        opt("lambda", self.lambda.to_string());
+        if let Some(k) = self.k {
+            opt("k", k.to_string());
+        }
+        opt("validation", self.validation.to_string());
+        opt("seed", self.seed.to_string());
+        opt("shards", self.shards.to_string());
+        opt("save-every", self.save_every.to_string());
+        opt("min-ply", self.min_ply.to_string());
+        opt("max-score", self.max_score.to_string());
+        opt("max-no-capture", self.max_no_capture.to_string());
+        for (flag, on) in [
+            ("keep-in-check", self.keep_in_check),
+            ("keep-captures", self.keep_captures),
+            ("keep-decided", self.keep_decided),
+        ] {
+            if on {
+                words.push(format!("--{flag}"));
+            }
+        }
+        words.extend(self.data.iter().map(|p| quote(p)));
+        words.join(" ")
+    }
+}
+
+/// `path` with `suffix` appended to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// A path as a shell word (single-quoted when it has characters a shell would split or expand).
+fn quote(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@".contains(c))
+    {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_derived_paths() {
+        let a = Args::parse_from(["games.xqg", "-o", "nets/x.nnue"]).unwrap();
+        assert_eq!(a.hidden, 256);
+        assert_eq!(a.activation, Activation::Screlu);
+        assert_eq!(a.output_buckets(), OutputBuckets::Single);
+        assert_eq!(a.filters(), Filters::default());
+        assert_eq!(a.checkpoint_path(), PathBuf::from("nets/x.nnue.ckpt"));
+        assert_eq!(a.epoch_net_path(10), PathBuf::from("nets/x-e10.nnue"));
+        assert!(a
+            .command_line()
+            .starts_with("cotuong train --output nets/x.nnue --hidden 256"));
+        assert!(a.command_line().ends_with(" games.xqg"));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert!(Args::parse_from(["d", "--hidden", "100"]).is_err());
+        assert!(Args::parse_from(["d", "--buckets", "17"]).is_err());
+        assert!(Args::parse_from(["d", "--lambda", "1.5"]).is_err());
+        assert!(Args::parse_from(["d", "--validation", "1"]).is_err());
+        assert!(Args::parse_from(["d", "--k", "0"]).is_err());
+        assert!(Args::parse_from(Vec::<String>::new()).is_err());
+    }
+}

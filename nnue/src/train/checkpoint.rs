@@ -1,0 +1,231 @@
+//! Resumable training state: the float network, the optimiser's moments and step count, the
+//! epochs done, K and the loss history, in one little-endian file with a trailing checksum.
+//!
+//! | field | type |
+//! |---|---|
+//! | magic `CTTRAINC` | 8 bytes |
+//! | version | `u32` |
+//! | inputs, hidden, buckets, bucket scheme id, activation (0 SCReLU, 1 CReLU) | 5 × `u32` |
+//! | epochs done | `u32` |
+//! | optimiser steps | `u64` |
+//! | K used, K fitted (NaN if given) | 2 × `f64` |
+//! | data fingerprint (files, filters, split, seed, buckets) | `u64` |
+//! | history length n, then n × (train loss, validation loss or NaN) | `u32`, 2n × `f64` |
+//! | parameter count P, then parameters, first moments, second moments | `u64`, 3P × `f32` |
+//! | FNV-1a 64 of every byte before it | `u64` |
+
+use super::args::Activation;
+use super::network::Network;
+use super::optimizer::AdamW;
+use crate::features::OutputBuckets;
+use crate::format::fnv1a64;
+
+/// The first eight bytes of a checkpoint.
+const MAGIC: [u8; 8] = *b"CTTRAINC";
+/// The checkpoint version this build reads and writes.
+const VERSION: u32 = 1;
+
+/// Everything needed to continue a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The network.
+    pub net: Network,
+    /// The optimiser state.
+    pub adam: AdamW,
+    /// Epochs completed.
+    pub epochs_done: u32,
+    /// The K the run trains with.
+    pub k: f64,
+    /// The K fitted on the data, if it was fitted.
+    pub k_fitted: Option<f64>,
+    /// Identifies the data, filters, split and seed the run used.
+    pub fingerprint: u64,
+    /// Per epoch: training loss and validation loss.
+    pub history: Vec<(f64, Option<f64>)>,
+}
+
+fn activation_id(a: Activation) -> u32 {
+    match a {
+        Activation::Screlu => 0,
+        Activation::Crelu => 1,
+    }
+}
+
+impl Checkpoint {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let p = self.net.params();
+        let mut out = Vec::with_capacity(128 + 16 * self.history.len() + 12 * p.len());
+        out.extend_from_slice(&MAGIC);
+        let layout = self.net.layout();
+        for v in [
+            VERSION,
+            layout.inputs as u32,
+            layout.hidden as u32,
+            layout.buckets as u32,
+            self.net.buckets().id(),
+            activation_id(self.net.activation()),
+            self.epochs_done,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.adam.steps.to_le_bytes());
+        out.extend_from_slice(&self.k.to_le_bytes());
+        out.extend_from_slice(&self.k_fitted.unwrap_or(f64::NAN).to_le_bytes());
+        out.extend_from_slice(&self.fingerprint.to_le_bytes());
+        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
+        for &(train, validation) in &self.history {
+            out.extend_from_slice(&train.to_le_bytes());
+            out.extend_from_slice(&validation.unwrap_or(f64::NAN).to_le_bytes());
+        }
+        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        for v in p.iter().chain(&self.adam.m).chain(&self.adam.v) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let hash = fnv1a64(&out);
+        out.extend_from_slice(&hash.to_le_bytes());
+        out
+    }
+
+    /// Reads a checkpoint; `weight_decay` is the run's (it is an option, not state).
+    pub fn parse(bytes: &[u8], weight_decay: f32) -> Result<Checkpoint, String> {
+        if bytes.len() < MAGIC.len() + 8 || bytes[..MAGIC.len()] != MAGIC {
+            return Err("not a Cotuong training checkpoint".to_string());
+        }
+        let body = &bytes[..bytes.len() - 8];
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(&bytes[bytes.len() - 8..]);
+        if fnv1a64(body) != u64::from_le_bytes(stored) {
+            return Err("checksum mismatch (the file is damaged or truncated)".to_string());
+        }
+        let mut r = Cursor {
+            bytes: body,
+            pos: MAGIC.len(),
+        };
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(format!(
+                "version {version}, this build reads version {VERSION}"
+            ));
+        }
+        let inputs = r.u32()? as usize;
+        let hidden = r.u32()? as usize;
+        let bucket_count = r.u32()? as usize;
+        let scheme = r.u32()?;
+        let activation = match r.u32()? {
+            0 => Activation::Screlu,
+            1 => Activation::Crelu,
+            a => return Err(format!("unknown activation {a}")),
+        };
+        let buckets = OutputBuckets::from_id(scheme, bucket_count)
+            .ok_or_else(|| format!("bad output buckets {scheme}/{bucket_count}"))?;
+        if hidden == 0 || hidden > crate::format::MAX_HIDDEN {
+            return Err(format!("bad hidden size {hidden}"));
+        }
+        let mut net = Network::zeroed(hidden, buckets, activation);
+        if net.layout().inputs != inputs {
+            return Err(format!(
+                "{inputs} inputs, the feature set has {}",
+                net.layout().inputs
+            ));
+        }
+        let epochs_done = r.u32()?;
+        let steps = r.u64()?;
+        let k = r.f64()?;
+        let k_fitted = Some(r.f64()?).filter(|k| !k.is_nan());
+        let fingerprint = r.u64()?;
+        let n = r.u32()? as usize;
+        let mut history = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            let train = r.f64()?;
+            let validation = Some(r.f64()?).filter(|v| !v.is_nan());
+            history.push((train, validation));
+        }
+        let count = r.u64()? as usize;
+        if count != net.params().len() {
+            return Err(format!(
+                "{count} parameters, the architecture has {}",
+                net.params().len()
+            ));
+        }
+        r.f32s(net.params_mut())?;
+        let mut adam = AdamW::new(count, weight_decay);
+        r.f32s(&mut adam.m)?;
+        r.f32s(&mut adam.v)?;
+        adam.steps = steps;
+        if r.pos != body.len() {
+            return Err("trailing bytes".to_string());
+        }
+        Ok(Checkpoint {
+            net,
+            adam,
+            epochs_done,
+            k,
+            k_fitted,
+            fingerprint,
+            history,
+        })
+    }
+}
+
+/// A little-endian reader with errors instead of panics.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let end = self.pos.checked_add(N).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("truncated at byte {}", self.pos))?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(&self.bytes[self.pos..end]);
+        self.pos = end;
+        Ok(a)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        self.take::<4>().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        self.take::<8>().map(u64::from_le_bytes)
+    }
+    fn f64(&mut self) -> Result<f64, String> {
+        self.take::<8>().map(f64::from_le_bytes)
+    }
+    fn f32s(&mut self, out: &mut [f32]) -> Result<(), String> {
+        for v in out {
+            *v = f32::from_le_bytes(self.take::<4>()?);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_rejects_damage() {
+        let net = Network::new(32, OutputBuckets::PieceCount(2), Activation::Crelu, 5);
+        let mut adam = AdamW::new(net.params().len(), 0.01);
+        adam.m[3] = 0.5;
+        adam.v[7] = 0.25;
+        adam.steps = 42;
+        let c = Checkpoint {
+            net,
+            adam,
+            epochs_done: 3,
+            k: 400.0,
+            k_fitted: Some(401.5),
+            fingerprint: 99,
+            history: vec![(0.1, Some(0.2)), (0.05, None)],
+        };
+        let bytes = c.to_bytes();
+        assert_eq!(Checkpoint::parse(&bytes, 0.01), Ok(c));
+        let mut bad = bytes.clone();
+        bad[100] ^= 1;
+        assert!(Checkpoint::parse(&bad, 0.01).is_err());
+        assert!(Checkpoint::parse(&bytes[..bytes.len() - 3], 0.01).is_err());
+        assert!(Checkpoint::parse(b"nonsense", 0.01).is_err());
+    }
+}

@@ -1,0 +1,300 @@
+//! The loss and its gradient.
+//!
+//! Per position, with `p = sigmoid(out)` and the target `t = lambda * sigmoid(score / K) +
+//! (1 - lambda) * result` (both from the side to move's point of view), the loss is `(p - t)²`.
+//! Back-propagation: `dL/dout = 2 (p - t) p (1 - p)`; the output layer's gradient is the
+//! activations times that; each accumulator's gradient is `dL/dout · w · a'(acc)`, added to the
+//! feature bias and to the weight row of every active input of that perspective.
+
+use super::args::Activation;
+use super::network::{add_assign, sigmoid, ActivationFn, Crelu, Network, ParamGroup, Screlu};
+use crate::data::{ActiveFeatures, PackedPosition};
+
+/// What the network is trained to predict.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Target {
+    /// The score scale K (engine units): the score's win probability is `sigmoid(score / K)`.
+    pub k: f32,
+    /// Weight of the score against the game result.
+    pub lambda: f32,
+}
+
+impl Target {
+    /// The target probability for `p`.
+    #[inline(always)]
+    pub fn of(&self, p: &PackedPosition) -> f32 {
+        self.lambda * sigmoid(p.score() as f32 / self.k) + (1.0 - self.lambda) * p.result()
+    }
+}
+
+/// The loss of one position.
+pub fn loss(net: &Network, p: &PackedPosition, target: Target) -> f32 {
+    let e = sigmoid(net.output_packed(p)) - target.of(p);
+    e * e
+}
+
+/// The summed loss over `positions` (no gradient), in order, in `f64`.
+pub fn loss_sum<'a>(
+    net: &Network,
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+) -> f64 {
+    match net.activation() {
+        Activation::Screlu => loss_sum_with::<Screlu>(net, positions, target),
+        Activation::Crelu => loss_sum_with::<Crelu>(net, positions, target),
+    }
+}
+
+fn loss_sum_with<'a, A: ActivationFn>(
+    net: &Network,
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+) -> f64 {
+    let mut scratch = Accumulators::new(net.hidden());
+    let mut total = 0.0f64;
+    for p in positions {
+        let e = sigmoid(scratch.forward::<A>(net, p)) - target.of(p);
+        total += f64::from(e * e);
+    }
+    total
+}
+
+/// Both perspectives' accumulators and active inputs of the position last evaluated.
+struct Accumulators {
+    stm: Vec<f32>,
+    other: Vec<f32>,
+    active_stm: ActiveFeatures,
+    active_other: ActiveFeatures,
+}
+
+impl Accumulators {
+    fn new(hidden: usize) -> Accumulators {
+        Accumulators {
+            stm: vec![0.0; hidden],
+            other: vec![0.0; hidden],
+            active_stm: ActiveFeatures::new(),
+            active_other: ActiveFeatures::new(),
+        }
+    }
+
+    /// Fills the accumulators for `p` and returns the network's output.
+    #[inline(always)]
+    fn forward<A: ActivationFn>(&mut self, net: &Network, p: &PackedPosition) -> f32 {
+        (self.active_stm, self.active_other) = p.features(net.features());
+        net.accumulate(&self.active_stm, &mut self.stm);
+        net.accumulate(&self.active_other, &mut self.other);
+        net.output_from::<A>(&self.stm, &self.other, p.bucket())
+    }
+}
+
+/// Adds `scale ×` the gradient of the summed loss over `positions` to `grad` (laid out like
+/// [`Network::params`]); returns the summed loss. Positions are processed in order, so the result
+/// is a deterministic function of the inputs.
+pub fn accumulate_gradient<'a>(
+    net: &Network,
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+    scale: f32,
+    grad: &mut [f32],
+) -> f64 {
+    match net.activation() {
+        Activation::Screlu => dispatch::<Screlu, _>(net, positions, target, scale, grad),
+        Activation::Crelu => dispatch::<Crelu, _>(net, positions, target, scale, grad),
+    }
+}
+
+/// Runs the kernel compiled for AVX2 when the CPU has it (the portable build targets SSE2, and
+/// the kernel's row additions run twice as wide with AVX2), else the portable one. Both compute
+/// bit-identical results: the kernel's arithmetic is element-wise or summed in a fixed order, and
+/// Rust never fuses multiplies and adds on its own, so the instruction set changes only the speed.
+#[inline(always)]
+fn dispatch<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
+    net: &Network,
+    positions: I,
+    target: Target,
+    scale: f32,
+    grad: &mut [f32],
+) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: `kernel_avx2` only requires the `avx2` target feature, and the line above has
+        // just checked that the running CPU supports it.
+        return unsafe { kernel_avx2::<A, I>(net, positions, target, scale, grad) };
+    }
+    kernel::<A>(net, positions, target, scale, grad)
+}
+
+/// [`kernel`] compiled with AVX2 enabled.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn kernel_avx2<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
+    net: &Network,
+    positions: I,
+    target: Target,
+    scale: f32,
+    grad: &mut [f32],
+) -> f64 {
+    kernel::<A>(net, positions, target, scale, grad)
+}
+
+/// The mean loss over `positions` and its gradient (single-threaded; for tests and tools).
+pub fn gradient(net: &Network, positions: &[PackedPosition], target: Target) -> (f64, Vec<f32>) {
+    let mut grad = vec![0.0; net.params().len()];
+    let n = positions.len().max(1);
+    let sum = accumulate_gradient(net, positions, target, 1.0 / n as f32, &mut grad);
+    (sum / n as f64, grad)
+}
+
+#[inline(always)]
+fn kernel<'a, A: ActivationFn>(
+    net: &Network,
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+    scale: f32,
+    grad: &mut [f32],
+) -> f64 {
+    let h = net.hidden();
+    let layout = net.layout().clone();
+    let params = net.params();
+    let ow_start = layout.range(ParamGroup::OutputWeights).start;
+    let ob_start = layout.range(ParamGroup::OutputBiases).start;
+    let fb = layout.range(ParamGroup::FeatureBiases);
+    let (grad_fw, rest) = grad.split_at_mut(fb.start);
+    let (grad_fb, rest) = rest.split_at_mut(h);
+    let (grad_ow, grad_ob) = rest.split_at_mut(ob_start - ow_start);
+
+    let mut acc = Accumulators::new(h);
+    let mut d_stm = vec![0.0f32; h];
+    let mut d_other = vec![0.0f32; h];
+    let mut total = 0.0f64;
+    for p in positions {
+        let out = acc.forward::<A>(net, p);
+        let bucket = p.bucket();
+        let w = &params[ow_start + bucket * 2 * h..ow_start + (bucket + 1) * 2 * h];
+        let prob = sigmoid(out);
+        let err = prob - target.of(p);
+        total += f64::from(err * err);
+        let g = 2.0 * err * prob * (1.0 - prob) * scale;
+
+        grad_ob[bucket] += g;
+        let gw = &mut grad_ow[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (gw_stm, gw_other) = gw.split_at_mut(h);
+        let (w_stm, w_other) = w.split_at(h);
+        backward_unit::<A>(g, &acc.stm, w_stm, gw_stm, &mut d_stm);
+        backward_unit::<A>(g, &acc.other, w_other, gw_other, &mut d_other);
+        for j in 0..h {
+            grad_fb[j] += d_stm[j] + d_other[j];
+        }
+        for &i in acc.active_stm.iter() {
+            let start = usize::from(i) * h;
+            add_assign(&mut grad_fw[start..start + h], &d_stm);
+        }
+        for &i in acc.active_other.iter() {
+            let start = usize::from(i) * h;
+            add_assign(&mut grad_fw[start..start + h], &d_other);
+        }
+    }
+    total
+}
+
+/// One perspective's half of the output layer: `gw += g · a(acc)`, `d = g · w · a'(acc)`.
+#[inline(always)]
+fn backward_unit<A: ActivationFn>(g: f32, acc: &[f32], w: &[f32], gw: &mut [f32], d: &mut [f32]) {
+    for (((a, w), gw), d) in acc.iter().zip(w).zip(gw.iter_mut()).zip(d.iter_mut()) {
+        *gw += g * A::f(*a);
+        *d = g * w * A::df(*a);
+    }
+}
+
+/// The summed loss over `positions` in fixed-size chunks, each chunk summed in order and the
+/// chunk sums added in order: the same total whatever the thread count.
+pub fn parallel_loss_sum(net: &Network, positions: &[PackedPosition], target: Target) -> f64 {
+    use rayon::prelude::*;
+    /// Positions per chunk of the validation sum.
+    const CHUNK: usize = 4096;
+    let sums: Vec<f64> = positions
+        .par_chunks(CHUNK)
+        .map(|c| loss_sum(net, c, target))
+        .collect();
+    sums.iter().sum()
+}
+
+/// The gradient of the mean loss over the batch `data[batch[i]]`, split into `shards.len()`
+/// fixed consecutive parts computed in parallel, one gradient buffer each (laid out like the
+/// parameters; the optimiser sums them in order). Returns the summed loss. The result depends
+/// on the number of shards, not on the number of threads.
+pub fn batch_gradient(
+    net: &Network,
+    data: &[PackedPosition],
+    batch: &[u32],
+    target: Target,
+    shards: &mut [Vec<f32>],
+) -> f64 {
+    use rayon::prelude::*;
+    let n = shards.len().max(1);
+    let len = batch.len();
+    let scale = 1.0 / len.max(1) as f32;
+    let losses: Vec<f64> = shards
+        .par_iter_mut()
+        .enumerate()
+        .map(|(s, grad)| {
+            grad.fill(0.0);
+            let part = &batch[s * len / n..(s + 1) * len / n];
+            accumulate_gradient(
+                net,
+                part.iter().map(|&i| &data[i as usize]),
+                target,
+                scale,
+                grad,
+            )
+        })
+        .collect();
+    losses.iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{synthetic, Filters};
+    use crate::features::OutputBuckets;
+
+    /// The AVX2 build of the kernel and the portable one give bit-identical gradients (so results
+    /// do not depend on the CPU either).
+    #[test]
+    fn every_instruction_set_computes_the_same_bits() {
+        let game = synthetic::random_game(5, 200);
+        let positions: Vec<PackedPosition> = game
+            .positions()
+            .filter_map(|p| {
+                let score = Filters::keep_all().check(&p).ok()?;
+                Some(PackedPosition::new(
+                    &p.position,
+                    score,
+                    game.result(),
+                    OutputBuckets::PieceCount(4),
+                ))
+            })
+            .collect();
+        for activation in [Activation::Screlu, Activation::Crelu] {
+            let net = Network::new(64, OutputBuckets::PieceCount(4), activation, 11);
+            let target = Target {
+                k: 350.0,
+                lambda: 0.5,
+            };
+            let mut portable = vec![0.0; net.params().len()];
+            let a = match activation {
+                Activation::Screlu => {
+                    kernel::<Screlu>(&net, &positions, target, 0.01, &mut portable)
+                }
+                Activation::Crelu => kernel::<Crelu>(&net, &positions, target, 0.01, &mut portable),
+            };
+            let mut dispatched = vec![0.0; net.params().len()];
+            let b = accumulate_gradient(&net, &positions, target, 0.01, &mut dispatched);
+            assert_eq!(a.to_bits(), b.to_bits());
+            assert!(portable
+                .iter()
+                .zip(&dispatched)
+                .all(|(x, y)| x.to_bits() == y.to_bits()));
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The trainer (cargo feature `train`): game records in, a quantised net file out.
+//!
+//! A perspective network `2 × (inputs → H) → 1` per output bucket over the one feature indexer
+//! ([`crate::features`]), weights shared by both perspectives, side to move first; SCReLU (or
+//! CReLU). The loss is `(sigmoid(out) - t)²` with `t = lambda · sigmoid(score / K) + (1 - lambda)
+//! · result`, both from the side to move's point of view; K is fitted on the training positions
+//! ([`fit_k`]) unless given, rounded, and stored as the net's eval scale, so the engine's
+//! evaluation `out · K` is in the scores' units.
+//!
+//! Optimisation: AdamW (β 0.9 / 0.999, decoupled weight decay on weights), a cosine or step
+//! learning-rate schedule, and after every step clipping to the bounds that keep the quantised
+//! integer inference exact ([`quantise`]). Batches are split into a fixed number of shards whose
+//! gradients are computed in parallel (rayon) and summed in shard order; every floating-point
+//! sum has a fixed order, so a run is a deterministic function of its options and data,
+//! **whatever the thread count** (`--shards` is part of the recipe, `--threads` is not).
+//!
+//! Data: whole files are loaded into memory as 32-byte packed positions after the load-time
+//! filters; a fraction of *games* is held out for validation (decided per game by a hash of its
+//! moves and the seed); the training positions are shuffled per epoch by the seed.
+//!
+//! Outputs: the net (`--output`), a resumable float checkpoint (`<output>.ckpt`), and every
+//! `--save-every` epochs a checkpoint and a net `<name>-e<epoch>.<ext>`. The net's description
+//! holds the canonical command line, the data files with their hashes, the position counts, K
+//! and the final losses.
+
+mod args;
+mod checkpoint;
+mod dataset;
+mod error;
+mod gradient;
+mod kfit;
+mod network;
+mod optimizer;
+mod quantise;
+mod run;
+mod schedule;
+
+pub use args::{Activation, Args, Schedule};
+pub use checkpoint::Checkpoint;
+pub use dataset::{load, DataFile, Dataset, LoadOptions};
+pub use error::TrainError;
+pub use gradient::{
+    accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
+};
+pub use kfit::{fit_k, KFit};
+pub use network::{sigmoid, Layout, Network, ParamGroup};
+pub use optimizer::{AdamW, BETA1, BETA2, EPSILON};
+pub use quantise::{clip_bound, quantise, FEATURE_CLIP, OUTPUT_BIAS_CLIP, OUTPUT_CLIP, QA, QB};
+pub use run::{run, EpochReport, TrainReport};
+pub use schedule::LrSchedule;

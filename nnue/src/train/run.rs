@@ -1,0 +1,485 @@
+//! A whole training run: load, fit K, train epoch by epoch with validation, checkpoints and a
+//! progress bar, export.
+
+use super::args::Args;
+use super::checkpoint::Checkpoint;
+use super::dataset::{load, Dataset, LoadOptions};
+use super::error::{write_atomically, TrainError};
+use super::gradient::{batch_gradient, parallel_loss_sum, Target};
+use super::kfit::{fit_k, KFit};
+use super::network::Network;
+use super::optimizer::AdamW;
+use super::quantise::quantise;
+use super::schedule::LrSchedule;
+use crate::data::rng::SplitMix64;
+use crate::data::FilterStats;
+use crate::format::{fnv1a64, MAX_DESCRIPTION_BYTES};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Stream of the per-epoch shuffles (the epoch number is added).
+const SHUFFLE_STREAM: u64 = 0x5_0000_0000;
+
+/// One epoch's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpochReport {
+    /// 1-based.
+    pub epoch: u32,
+    /// Learning rate of the epoch's last step (0 for epochs restored from a checkpoint).
+    pub lr: f32,
+    /// Mean training loss over the epoch (as the weights changed).
+    pub train_loss: f64,
+    /// Mean validation loss after the epoch (`None` without validation positions).
+    pub validation_loss: Option<f64>,
+    /// Wall time of the training pass (not the validation), seconds; 0 for epochs restored
+    /// from a checkpoint.
+    pub seconds: f64,
+    /// Training positions per second of the pass.
+    pub positions_per_second: f64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// K fitted on the training positions (`None` when given with `--k` or restored).
+    pub k_fit: Option<KFit>,
+    /// The K trained with and stored as the net's eval scale.
+    pub eval_scale: i32,
+    /// Training positions.
+    pub train_positions: usize,
+    /// Validation positions.
+    pub validation_positions: usize,
+    /// Games read.
+    pub games: u64,
+    /// Games held out.
+    pub validation_games: u64,
+    /// Filter counts.
+    pub filter_stats: FilterStats,
+    /// Every epoch of the run, restored ones included.
+    pub epochs: Vec<EpochReport>,
+    /// The net written.
+    pub output: PathBuf,
+    /// Its weights hash.
+    pub net_hash: u64,
+}
+
+/// Where the run's text goes: lines above the progress bar on standard output, or nowhere.
+struct Console {
+    bar: ProgressBar,
+    quiet: bool,
+}
+
+impl Console {
+    fn line(&self, text: &str) {
+        if !self.quiet {
+            self.bar.suspend(|| println!("{text}"));
+        }
+    }
+}
+
+/// Checks what clap cannot (for `Args` built in code).
+fn validate(args: &Args) -> Result<(), TrainError> {
+    let bad = |m: String| Err(TrainError::BadArgs(m));
+    if args.data.is_empty() {
+        return bad("no data files given".to_string());
+    }
+    if args.hidden == 0
+        || args.hidden > crate::format::MAX_HIDDEN
+        || args.hidden % crate::format::HIDDEN_MULTIPLE != 0
+    {
+        return bad(format!(
+            "hidden size {} is not a positive multiple of {} up to {}",
+            args.hidden,
+            crate::format::HIDDEN_MULTIPLE,
+            crate::format::MAX_HIDDEN
+        ));
+    }
+    if args.buckets == 0 || usize::from(args.buckets) > crate::features::MAX_OUTPUT_BUCKETS {
+        return bad(format!("{} output buckets (1-16)", args.buckets));
+    }
+    if args.epochs == 0 || args.batch_size == 0 || args.shards == 0 {
+        return bad("epochs, batch size and shards must be positive".to_string());
+    }
+    if !(0.0..1.0).contains(&args.validation) {
+        return bad(format!(
+            "validation fraction {} not in [0, 1)",
+            args.validation
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return bad(format!("lambda {} not in [0, 1]", args.lambda));
+    }
+    if let Some(k) = args.k {
+        if !(k.is_finite() && k >= 1.0 && k <= f64::from(i32::MAX)) {
+            return bad(format!("K {k} is not a scale of at least 1"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs a training as `args` say, on `args.threads` worker threads (all cores by default).
+///
+/// ```no_run
+/// let args = nnue::train::Args::parse_from(["games.xqg", "-o", "net.nnue", "--epochs", "40"])?;
+/// let report = nnue::train::run(&args)?;
+/// println!("K {} validation loss {:?}", report.eval_scale, report.epochs.last().unwrap().validation_loss);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run(args: &Args) -> Result<TrainReport, TrainError> {
+    validate(args)?;
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TrainError::Threads(e.to_string()))?;
+    pool.install(|| train(args, threads))
+}
+
+fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+    };
+    let console = Console {
+        bar,
+        quiet: args.quiet,
+    };
+
+    // Load.
+    let options = LoadOptions {
+        filters: args.filters(),
+        buckets: args.output_buckets(),
+        validation: args.validation,
+        seed: args.seed,
+    };
+    let total_bytes: u64 = args
+        .data
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    console.bar.set_length(total_bytes);
+    console.bar.set_style(style(
+        "loading {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}",
+    ));
+    let start = Instant::now();
+    let data = load(&args.data, &options, &|n| console.bar.inc(n))?;
+    describe_data(&console, &data, start.elapsed().as_secs_f64());
+    if data.train.is_empty() {
+        return Err(TrainError::NoPositions);
+    }
+    let fingerprint = fingerprint(args, &data);
+
+    // Resume or start.
+    let resumed = match &args.resume {
+        Some(path) => Some(resume(path, args, fingerprint)?),
+        None => None,
+    };
+    let (mut net, mut adam, k, k_fit, k_fitted, mut history) = match resumed {
+        Some(c) => {
+            console.line(&format!(
+                "resuming after epoch {} (K {})",
+                c.epochs_done, c.k
+            ));
+            let history: Vec<EpochReport> = c
+                .history
+                .iter()
+                .enumerate()
+                .map(|(i, &(train_loss, validation_loss))| EpochReport {
+                    epoch: i as u32 + 1,
+                    lr: 0.0,
+                    train_loss,
+                    validation_loss,
+                    seconds: 0.0,
+                    positions_per_second: 0.0,
+                })
+                .collect();
+            (c.net, c.adam, c.k, None, c.k_fitted, history)
+        }
+        None => {
+            let (k, fit) = match args.k {
+                Some(k) => (k.round(), None),
+                None => {
+                    let fit = fit_k(data.train.iter().map(|p| (p.score(), p.result())))
+                        .ok_or(TrainError::CannotFitK)?;
+                    (fit.k.round().max(1.0), Some(fit))
+                }
+            };
+            if let Some(f) = &fit {
+                console.line(&format!(
+                    "K fitted: {:.2} (mean squared error {:.5} over {} positions); training with K = {k}",
+                    f.k, f.mse, f.positions
+                ));
+            }
+            let net = Network::new(
+                args.hidden,
+                args.output_buckets(),
+                args.activation,
+                args.seed,
+            );
+            let adam = AdamW::new(net.params().len(), args.weight_decay);
+            let fitted = fit.as_ref().map(|f| f.k);
+            (net, adam, k, fit, fitted, Vec::new())
+        }
+    };
+    let target = Target {
+        k: k as f32,
+        lambda: args.lambda,
+    };
+
+    // Train.
+    let n = data.train.len();
+    let batch_size = args.batch_size as usize;
+    let schedule = LrSchedule {
+        kind: args.lr_schedule,
+        lr: args.lr,
+        lr_min: args.lr_min,
+        step_epochs: args.lr_step_epochs,
+        gamma: args.lr_gamma,
+        steps_per_epoch: n.div_ceil(batch_size) as u64,
+        epochs: args.epochs,
+    };
+    let first_epoch = history.len() as u32;
+    let mut shards = vec![vec![0.0f32; net.params().len()]; args.shards as usize];
+    console.line(&format!(
+        "training {} ({}→{}, {} bucket{}), {} epochs of {} positions, batch {}, {} thread{}",
+        args.activation.name(),
+        net.layout().inputs,
+        args.hidden,
+        args.buckets,
+        if args.buckets == 1 { "" } else { "s" },
+        args.epochs,
+        n,
+        batch_size,
+        threads,
+        if threads == 1 { "" } else { "s" },
+    ));
+    let remaining = u64::from(args.epochs.saturating_sub(first_epoch)) * n as u64;
+    console.bar.reset();
+    console.bar.set_length(remaining);
+    console.bar.set_position(0);
+    console.bar.set_style(style(
+        "{msg} [{wide_bar}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+    ));
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    for epoch in first_epoch..args.epochs {
+        order.clear();
+        order.extend(0..n as u32);
+        SplitMix64::stream(args.seed, SHUFFLE_STREAM + u64::from(epoch)).shuffle(&mut order);
+        let started = Instant::now();
+        let mut loss_sum = 0.0;
+        let mut seen = 0usize;
+        let mut lr = args.lr;
+        for batch in order.chunks(batch_size) {
+            lr = schedule.at(adam.steps());
+            loss_sum += batch_gradient(&net, &data.train, batch, target, &mut shards);
+            adam.step(&mut net, &shards, lr);
+            seen += batch.len();
+            console.bar.inc(batch.len() as u64);
+            console.bar.set_message(format!(
+                "epoch {}/{} loss {:.5}",
+                epoch + 1,
+                args.epochs,
+                loss_sum / seen as f64
+            ));
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let validation_loss = (!data.validation.is_empty()).then(|| {
+            parallel_loss_sum(&net, &data.validation, target) / data.validation.len() as f64
+        });
+        let report = EpochReport {
+            epoch: epoch + 1,
+            lr,
+            train_loss: loss_sum / n as f64,
+            validation_loss,
+            seconds,
+            positions_per_second: n as f64 / seconds.max(1e-9),
+        };
+        console.line(&epoch_line(&report, args.epochs));
+        history.push(report);
+        let done = epoch + 1;
+        if args.save_every > 0 && done % args.save_every == 0 && done < args.epochs {
+            let checkpoint = Checkpoint {
+                net: net.clone(),
+                adam: adam.clone(),
+                epochs_done: done,
+                k,
+                k_fitted,
+                fingerprint,
+                history: losses(&history),
+            };
+            write_atomically(&args.checkpoint_path(), &checkpoint.to_bytes())?;
+            let path = args.epoch_net_path(done);
+            let hash = export(&net, args, &data, k, k_fitted, &history, &path)?;
+            console.line(&format!(
+                "saved {} and {} (weights hash {hash:016x})",
+                args.checkpoint_path().display(),
+                path.display()
+            ));
+        }
+    }
+    console.bar.finish_and_clear();
+
+    let checkpoint = Checkpoint {
+        net: net.clone(),
+        adam,
+        epochs_done: args.epochs.max(first_epoch),
+        k,
+        k_fitted,
+        fingerprint,
+        history: losses(&history),
+    };
+    write_atomically(&args.checkpoint_path(), &checkpoint.to_bytes())?;
+    let net_hash = export(&net, args, &data, k, k_fitted, &history, &args.output)?;
+    console.line(&format!(
+        "wrote {} (eval scale {k}, weights hash {net_hash:016x}) and checkpoint {}",
+        args.output.display(),
+        args.checkpoint_path().display()
+    ));
+    Ok(TrainReport {
+        k_fit,
+        eval_scale: k as i32,
+        train_positions: data.train.len(),
+        validation_positions: data.validation.len(),
+        games: data.games(),
+        validation_games: data.validation_games(),
+        filter_stats: data.stats(),
+        epochs: history,
+        output: args.output.clone(),
+        net_hash,
+    })
+}
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
+}
+
+fn losses(history: &[EpochReport]) -> Vec<(f64, Option<f64>)> {
+    history
+        .iter()
+        .map(|e| (e.train_loss, e.validation_loss))
+        .collect()
+}
+
+fn epoch_line(e: &EpochReport, epochs: u32) -> String {
+    let validation = e
+        .validation_loss
+        .map_or("-".to_string(), |v| format!("{v:.6}"));
+    format!(
+        "epoch {}/{epochs}: train loss {:.6}, validation loss {validation}, lr {:.3e}, {:.0} positions/s, {:.1} s",
+        e.epoch, e.train_loss, e.lr, e.positions_per_second, e.seconds
+    )
+}
+
+fn describe_data(console: &Console, data: &Dataset, seconds: f64) {
+    for f in &data.files {
+        console.line(&format!("{f}: {}", f.stats));
+    }
+    console.line(&format!(
+        "loaded {} training and {} validation positions from {} games in {seconds:.1} s",
+        data.train.len(),
+        data.validation.len(),
+        data.games()
+    ));
+}
+
+/// Identifies what a checkpoint may be resumed with: the data's content, the filters, the split,
+/// the seed and the bucket scheme.
+fn fingerprint(args: &Args, data: &Dataset) -> u64 {
+    let files: Vec<(u64, u64)> = data.files.iter().map(|f| (f.bytes, f.hash)).collect();
+    let text = format!(
+        "{files:?} {:?} {} {} {:?}",
+        args.filters(),
+        args.validation.to_bits(),
+        args.seed,
+        args.output_buckets()
+    );
+    fnv1a64(text.as_bytes())
+}
+
+fn resume(path: &PathBuf, args: &Args, fingerprint: u64) -> Result<Checkpoint, TrainError> {
+    let fail = |reason: String| TrainError::Checkpoint {
+        path: path.clone(),
+        reason,
+    };
+    let bytes = std::fs::read(path).map_err(|error| TrainError::Read {
+        path: path.clone(),
+        error,
+    })?;
+    let c = Checkpoint::parse(&bytes, args.weight_decay).map_err(fail)?;
+    if c.net.hidden() != args.hidden
+        || c.net.buckets() != args.output_buckets()
+        || c.net.activation() != args.activation
+    {
+        return Err(fail(format!(
+            "made for hidden {} / {:?} / {}, the options say hidden {} / {:?} / {}",
+            c.net.hidden(),
+            c.net.buckets(),
+            c.net.activation().name(),
+            args.hidden,
+            args.output_buckets(),
+            args.activation.name()
+        )));
+    }
+    if c.fingerprint != fingerprint {
+        return Err(fail(
+            "made with other data, filters, validation split or seed".to_string(),
+        ));
+    }
+    Ok(c)
+}
+
+/// Quantises and writes the net; returns its weights hash.
+fn export(
+    net: &Network,
+    args: &Args,
+    data: &Dataset,
+    k: f64,
+    k_fitted: Option<f64>,
+    history: &[EpochReport],
+    path: &std::path::Path,
+) -> Result<u64, TrainError> {
+    let mut d = args.command_line();
+    d.push('\n');
+    for f in &data.files {
+        d.push_str(&format!("data {f}\n"));
+    }
+    d.push_str(&format!(
+        "positions {} training, {} validation ({} of {} games held out by seed {}); {}\n",
+        data.train.len(),
+        data.validation.len(),
+        data.validation_games(),
+        data.games(),
+        args.seed,
+        data.stats()
+    ));
+    match k_fitted {
+        Some(f) => d.push_str(&format!("K fitted {f:.2}, eval scale {k}\n")),
+        None => d.push_str(&format!("K given, eval scale {k}\n")),
+    }
+    if let Some(last) = history.last() {
+        let validation = last
+            .validation_loss
+            .map_or("-".to_string(), |v| format!("{v:.6}"));
+        d.push_str(&format!(
+            "after epoch {} of {}: train loss {:.6}, validation loss {validation}\n",
+            last.epoch, args.epochs, last.train_loss
+        ));
+    }
+    if d.len() > MAX_DESCRIPTION_BYTES {
+        let mut cut = MAX_DESCRIPTION_BYTES;
+        while !d.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        d.truncate(cut);
+    }
+    let file = quantise(net, k as i32, d).map_err(TrainError::Export)?;
+    write_atomically(path, &file.to_bytes())?;
+    Ok(file.weights_hash())
+}

@@ -1,0 +1,624 @@
+//! The trainer: gradients against finite differences, learning on synthetic data, determinism,
+//! checkpoints, K fitting, and the exported net against a quantised forward pass written from the
+//! documented file semantics.
+
+use engine_core::Position;
+use nnue::data::rng::SplitMix64;
+use nnue::data::{synthetic, Filters, Game, PackedPosition};
+use nnue::features::{FeatureSet, OutputBuckets};
+use nnue::format::{Architecture, NetFile};
+use nnue::train::{
+    fit_k, gradient, load, quantise, run, Activation, Args, Checkpoint, LoadOptions, Network,
+    ParamGroup, Target, TrainError,
+};
+use std::path::{Path, PathBuf};
+
+/// A scratch directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("nnue-trainer-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn write_games(path: &Path, seeds: std::ops::Range<u64>, max_plies: usize) -> Vec<Game> {
+    let games: Vec<Game> = seeds
+        .map(|s| synthetic::random_game(s, max_plies))
+        .collect();
+    let mut bytes = Vec::new();
+    for g in &games {
+        g.encode_into(&mut bytes);
+    }
+    std::fs::write(path, bytes).unwrap();
+    games
+}
+
+fn args(words: &[&str]) -> Args {
+    let mut a = Args::parse_from(words).unwrap();
+    a.quiet = true;
+    a
+}
+
+fn packed_positions(
+    games: &[Game],
+    buckets: OutputBuckets,
+    filters: &Filters,
+) -> Vec<PackedPosition> {
+    let mut out = Vec::new();
+    for g in games {
+        for p in g.positions() {
+            if let Ok(score) = filters.check(&p) {
+                out.push(PackedPosition::new(&p.position, score, g.result(), buckets));
+            }
+        }
+    }
+    out
+}
+
+/// The mean loss in `f64`, written from the documented semantics, for finite differences.
+fn reference_loss(
+    params: &[f64],
+    net: &Network,
+    positions: &[PackedPosition],
+    target: Target,
+) -> f64 {
+    let layout = net.layout();
+    let h = layout.hidden;
+    let fw = layout.range(ParamGroup::FeatureWeights).start;
+    let fb = layout.range(ParamGroup::FeatureBiases).start;
+    let ow = layout.range(ParamGroup::OutputWeights).start;
+    let ob = layout.range(ParamGroup::OutputBiases).start;
+    let act = |x: f64| {
+        let c = x.clamp(0.0, 1.0);
+        match net.activation() {
+            Activation::Screlu => c * c,
+            Activation::Crelu => c,
+        }
+    };
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let mut total = 0.0;
+    for p in positions {
+        let (stm, other) = p.features(FeatureSet::PieceSquare);
+        let b = p.bucket();
+        let mut out = params[ob + b];
+        for (half, active) in [(0, &stm), (1, &other)] {
+            for j in 0..h {
+                let mut acc = params[fb + j];
+                for &i in active.iter() {
+                    acc += params[fw + usize::from(i) * h + j];
+                }
+                out += act(acc) * params[ow + b * 2 * h + half * h + j];
+            }
+        }
+        let t = f64::from(target.lambda) * sigmoid(f64::from(p.score()) / f64::from(target.k))
+            + f64::from(1.0 - target.lambda) * f64::from(p.result());
+        let e = sigmoid(out) - t;
+        total += e * e;
+    }
+    total / positions.len() as f64
+}
+
+/// Every accumulator of `positions` in `f64`.
+fn accumulators(params: &[f64], net: &Network, positions: &[PackedPosition]) -> Vec<f64> {
+    let layout = net.layout();
+    let h = layout.hidden;
+    let fb = layout.range(ParamGroup::FeatureBiases).start;
+    let mut out = Vec::new();
+    for p in positions {
+        let (stm, other) = p.features(FeatureSet::PieceSquare);
+        for active in [&stm, &other] {
+            for j in 0..h {
+                out.push(
+                    params[fb + j]
+                        + active
+                            .iter()
+                            .map(|&i| params[usize::from(i) * h + j])
+                            .sum::<f64>(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn check_gradient(activation: Activation) {
+    let buckets = OutputBuckets::PieceCount(3);
+    let games: Vec<Game> = (40..46).map(|s| synthetic::random_game(s, 160)).collect();
+    let all = packed_positions(&games, buckets, &Filters::keep_all());
+    // Eight positions spread over the games, several buckets, scores and results.
+    let positions: Vec<PackedPosition> =
+        all.iter().step_by(all.len() / 8).copied().take(8).collect();
+    let used_buckets: std::collections::HashSet<_> = positions.iter().map(|p| p.bucket()).collect();
+    assert!(
+        used_buckets.len() >= 2,
+        "the sample should use several buckets"
+    );
+    let mut net = Network::new(32, buckets, activation, 7);
+    // Biases spread the accumulators over both clip points, so all three activation regions
+    // (below 0, inside, above 1) are exercised.
+    let fb = net.layout().range(ParamGroup::FeatureBiases);
+    let mut rng = SplitMix64::new(4);
+    for b in &mut net.params_mut()[fb] {
+        *b = rng.unit_f32() * 1.6 - 0.4;
+    }
+    let ob = net.layout().range(ParamGroup::OutputBiases);
+    for b in &mut net.params_mut()[ob] {
+        *b = rng.unit_f32() - 0.5;
+    }
+    let target = Target {
+        k: 300.0,
+        lambda: 0.6,
+    };
+    let (loss, analytic) = gradient(&net, &positions, target);
+    let params: Vec<f64> = net.params().iter().map(|&x| f64::from(x)).collect();
+    assert!((reference_loss(&params, &net, &positions, target) - loss).abs() < 1e-6);
+
+    // A finite difference is only valid away from the activation's kinks.
+    const EPS: f64 = 1e-4;
+    let acc = accumulators(&params, &net, &positions);
+    assert!(acc.iter().any(|&a| a > 1.0) && acc.iter().any(|&a| a < 0.0));
+    let near: Vec<f64> = acc
+        .iter()
+        .copied()
+        .filter(|&a| a.abs() <= 2.0 * EPS || (a - 1.0).abs() <= 2.0 * EPS)
+        .collect();
+    assert!(
+        near.is_empty(),
+        "accumulators on a kink {near:?}; pick other seeds"
+    );
+
+    let mut active_rows = std::collections::BTreeSet::new();
+    for p in &positions {
+        let (a, b) = p.features(FeatureSet::PieceSquare);
+        active_rows.extend(a.iter().chain(b.iter()).map(|&i| usize::from(i)));
+    }
+    let h = net.hidden();
+    let mut checked = [0usize; 4];
+    for (g, group) in ParamGroup::ALL.into_iter().enumerate() {
+        let range = net.layout().range(group);
+        for idx in range {
+            if group == ParamGroup::FeatureWeights && !active_rows.contains(&(idx / h)) {
+                // Inputs no position uses have exactly zero gradient.
+                assert_eq!(analytic[idx], 0.0, "inactive input {}", idx / h);
+                continue;
+            }
+            let mut p = params.clone();
+            p[idx] = params[idx] + EPS;
+            let up = reference_loss(&p, &net, &positions, target);
+            p[idx] = params[idx] - EPS;
+            let down = reference_loss(&p, &net, &positions, target);
+            let numeric = (up - down) / (2.0 * EPS);
+            let a = f64::from(analytic[idx]);
+            let tolerance = 1e-3 * numeric.abs().max(a.abs()) + 2e-7;
+            assert!(
+                (a - numeric).abs() <= tolerance,
+                "{group:?}[{idx}]: analytic {a:e}, numeric {numeric:e}"
+            );
+            checked[g] += 1;
+        }
+    }
+    assert!(checked.iter().all(|&c| c > 0), "{checked:?}");
+    assert_eq!(checked[1], 32);
+    assert_eq!(checked[2], 3 * 64);
+    assert_eq!(checked[3], 3);
+}
+
+#[test]
+fn screlu_gradients_match_finite_differences_in_every_parameter_group() {
+    check_gradient(Activation::Screlu);
+}
+
+#[test]
+fn crelu_gradients_match_finite_differences_in_every_parameter_group() {
+    check_gradient(Activation::Crelu);
+}
+
+#[test]
+fn k_fitting_recovers_a_known_k() {
+    for true_k in [150.0f64, 400.0, 900.0] {
+        let mut rng = SplitMix64::new(true_k as u64);
+        let samples: Vec<(i32, f32)> = (0..400_000)
+            .map(|_| {
+                let score = rng.below(4001) as i32 - 2000;
+                let p = 1.0 / (1.0 + (-f64::from(score) / true_k).exp());
+                (score, if rng.unit_f64() < p { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let fit = fit_k(samples.iter().copied()).unwrap();
+        assert!(
+            (fit.k / true_k - 1.0).abs() < 0.03,
+            "true K {true_k}, fitted {}",
+            fit.k
+        );
+        assert_eq!(fit.positions, 400_000);
+    }
+    assert!(fit_k(std::iter::empty()).is_none());
+    assert!(fit_k([(0, 1.0f32), (0, 0.0)]).is_none());
+}
+
+#[test]
+fn loss_falls_on_material_labels() {
+    let dir = TempDir::new("falls");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..160, 240);
+    let out = dir.path("net.nnue");
+    let a = args(&[
+        data.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--epochs",
+        "8",
+        "--batch-size",
+        "256",
+        "--lr",
+        "0.005",
+        "--lambda",
+        "1",
+        "--k",
+        "400",
+        "--min-ply",
+        "0",
+        "--validation",
+        "0.1",
+        "--threads",
+        "2",
+    ]);
+    let report = run(&a).unwrap();
+    assert_eq!(report.eval_scale, 400);
+    assert!(report.validation_games > 0 && report.validation_positions > 0);
+
+    // The loss of always predicting one half, on the same validation positions.
+    let loaded = load(
+        &a.data,
+        &LoadOptions {
+            filters: a.filters(),
+            buckets: a.output_buckets(),
+            validation: a.validation,
+            seed: a.seed,
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(loaded.validation.len(), report.validation_positions);
+    let target = Target {
+        k: 400.0,
+        lambda: 1.0,
+    };
+    let baseline: f64 = loaded
+        .validation
+        .iter()
+        .map(|p| f64::from((0.5 - target.of(p)).powi(2)))
+        .sum::<f64>()
+        / loaded.validation.len() as f64;
+    let first = &report.epochs[0];
+    let last = report.epochs.last().unwrap();
+    let final_validation = last.validation_loss.unwrap();
+    assert!(
+        last.train_loss < first.train_loss / 2.0,
+        "{:?}",
+        report.epochs
+    );
+    assert!(
+        final_validation < baseline / 10.0,
+        "validation {final_validation} vs constant guess {baseline}"
+    );
+}
+
+fn small_run_args(data: &Path, out: &Path, extra: &[&str]) -> Args {
+    let mut words = vec![
+        data.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--buckets",
+        "2",
+        "--epochs",
+        "3",
+        "--batch-size",
+        "512",
+        "--shards",
+        "4",
+        "--min-ply",
+        "4",
+        "--lr",
+        "0.003",
+        "--save-every",
+        "0",
+    ];
+    words.extend_from_slice(extra);
+    args(&words)
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_whatever_the_thread_count() {
+    let dir = TempDir::new("determinism");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..60, 200);
+    let out = dir.path("net.nnue");
+    let mut bytes = Vec::new();
+    for threads in ["1", "2", "3"] {
+        run(&small_run_args(&data, &out, &["--threads", threads])).unwrap();
+        bytes.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(bytes[0], bytes[1]);
+    assert_eq!(bytes[0], bytes[2]);
+    run(&small_run_args(&data, &out, &["--seed", "2"])).unwrap();
+    assert_ne!(std::fs::read(&out).unwrap(), bytes[0]);
+}
+
+#[test]
+fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
+    let dir = TempDir::new("resume");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..40, 200);
+    let straight = dir.path("straight.nnue");
+    let step = [
+        "--lr-schedule",
+        "step",
+        "--lr-step-epochs",
+        "1",
+        "--lr-gamma",
+        "0.5",
+    ];
+    run(&small_run_args(&data, &straight, &step)).unwrap();
+
+    let halves = dir.path("halves.nnue");
+    let mut first = small_run_args(&data, &halves, &step);
+    first.epochs = 2;
+    run(&first).unwrap();
+    let mut second = small_run_args(&data, &halves, &step);
+    second.resume = Some(second.checkpoint_path());
+    let report = run(&second).unwrap();
+    assert_eq!(report.epochs.len(), 3);
+    assert_eq!(
+        report.epochs[0].seconds, 0.0,
+        "restored epochs are reported"
+    );
+
+    let a = NetFile::parse(&std::fs::read(&straight).unwrap()).unwrap();
+    let b = NetFile::parse(&std::fs::read(&halves).unwrap()).unwrap();
+    assert_eq!(a.feature_weights, b.feature_weights);
+    assert_eq!(a.feature_biases, b.feature_biases);
+    assert_eq!(a.output_weights, b.output_weights);
+    assert_eq!(a.output_biases, b.output_biases);
+    assert_eq!(a.header.eval_scale, b.header.eval_scale);
+
+    // A checkpoint only resumes the same architecture and data.
+    let mut wrong = small_run_args(&data, &halves, &["--hidden", "64"]);
+    wrong.resume = Some(second.checkpoint_path());
+    assert!(matches!(run(&wrong), Err(TrainError::Checkpoint { .. })));
+    let mut other_seed = small_run_args(&data, &halves, &["--seed", "9"]);
+    other_seed.resume = Some(second.checkpoint_path());
+    assert!(matches!(
+        run(&other_seed),
+        Err(TrainError::Checkpoint { .. })
+    ));
+}
+
+#[test]
+fn corrupt_or_missing_data_is_a_clear_error() {
+    let dir = TempDir::new("corrupt");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..3, 100);
+    let bytes = std::fs::read(&data).unwrap();
+    std::fs::write(&data, &bytes[..bytes.len() - 5]).unwrap();
+    let out = dir.path("net.nnue");
+    let err = run(&small_run_args(&data, &out, &[])).unwrap_err();
+    match &err {
+        TrainError::Data { path, error } => {
+            assert_eq!(path, &data);
+            assert_eq!(error.offset, bytes.len() as u64 - 5);
+        }
+        other => panic!("{other}"),
+    }
+    assert!(err.to_string().contains("games.xqg"), "{err}");
+    assert!(!out.exists(), "no net is written");
+    let missing = dir.path("missing.xqg");
+    assert!(matches!(
+        run(&small_run_args(&missing, &out, &[])),
+        Err(TrainError::Read { .. })
+    ));
+    // Filters that keep nothing.
+    write_games(&data, 0..3, 100);
+    assert!(matches!(
+        run(&small_run_args(&data, &out, &["--min-ply", "100000"])),
+        Err(TrainError::NoPositions)
+    ));
+}
+
+/// The evaluation of `pos` by a net file, computed from the documented semantics with the stored
+/// integers: `acc = b + Σ W` (checked to fit an `i16`), `v = clamp(acc, 0, QA)`, then
+/// `out = (Σ v·(v·w) / QA + bias) / (QA·QB)` for SCReLU (`v·w` checked to fit an `i16`) or
+/// `(Σ v·w + bias) / (QA·QB)` for CReLU; `eval = out · eval_scale`.
+fn quantised_eval(net: &NetFile, pos: &Position) -> f64 {
+    let h = net.header.hidden;
+    let (qa, qb) = (i64::from(net.header.qa), i64::from(net.header.qb));
+    let stm = pos.side_to_move();
+    let bucket = net.header.buckets.bucket(pos);
+    let w = &net.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+    let mut sum: i64 = 0;
+    for (half, perspective) in [stm, stm.opponent()].into_iter().enumerate() {
+        let active = net.header.features.active(pos, perspective);
+        for j in 0..h {
+            let mut acc = i32::from(net.feature_biases[j]);
+            for &i in &active {
+                acc += i32::from(net.feature_weights[usize::from(i) * h + j]);
+            }
+            assert!(
+                i16::try_from(acc).is_ok(),
+                "accumulator {acc} overflows i16"
+            );
+            let v = i64::from(acc).clamp(0, qa);
+            let wj = i64::from(w[half * h + j]);
+            match net.header.architecture {
+                Architecture::PerspectiveScrelu => {
+                    assert!(
+                        i16::try_from(v * wj).is_ok(),
+                        "v·w {} overflows i16",
+                        v * wj
+                    );
+                    sum += v * (v * wj);
+                }
+                Architecture::PerspectiveCrelu => sum += v * wj,
+            }
+        }
+    }
+    let bias = f64::from(net.output_biases[bucket]);
+    let out = match net.header.architecture {
+        Architecture::PerspectiveScrelu => (sum as f64 / qa as f64 + bias) / (qa * qb) as f64,
+        Architecture::PerspectiveCrelu => (sum as f64 + bias) / (qa * qb) as f64,
+    };
+    out * f64::from(net.header.eval_scale)
+}
+
+/// The float evaluation of `pos` by `net` (in `f64` from its `f32` weights, engine units at scale
+/// `k`) and a bound on how far the quantised net `file` may be from it. With `â`, `ŵ`, `b̂` the
+/// dequantised activations, output weights and bias:
+///
+/// ```text
+/// out_q - out_f = Σ (â - a)·ŵ + Σ a·(ŵ - w) + (b̂ - b)
+/// |â - a| <= L·|acc_q - acc_f|        (L = 2 for SCReLU, 1 for CReLU: Lipschitz constants)
+/// |eval_q - eval_f| <= k·(Σ L·|Δacc|·|ŵ| + Σ a·|Δw| + |Δb|)
+/// ```
+///
+/// Every rounding is accounted for and nothing else: a quantised pass that indexed, ordered or
+/// scaled anything differently from the float net would break the bound.
+fn float_eval_and_bound(net: &Network, file: &NetFile, pos: &Position, k: f64) -> (f64, f64) {
+    let h = net.hidden();
+    let layout = net.layout();
+    let params = net.params();
+    let (qa, qb) = (f64::from(file.header.qa), f64::from(file.header.qb));
+    let lipschitz = match net.activation() {
+        Activation::Screlu => 2.0,
+        Activation::Crelu => 1.0,
+    };
+    let act = |x: f64| {
+        let c = x.clamp(0.0, 1.0);
+        match net.activation() {
+            Activation::Screlu => c * c,
+            Activation::Crelu => c,
+        }
+    };
+    let stm = pos.side_to_move();
+    let bucket = net.buckets().bucket(pos);
+    let ow = layout.range(ParamGroup::OutputWeights).start + bucket * 2 * h;
+    let ob = layout.range(ParamGroup::OutputBiases).start + bucket;
+    let fb = layout.range(ParamGroup::FeatureBiases).start;
+    let mut out = f64::from(params[ob]);
+    let mut bound =
+        (f64::from(file.output_biases[bucket]) / (qa * qb) - f64::from(params[ob])).abs();
+    for (half, perspective) in [stm, stm.opponent()].into_iter().enumerate() {
+        let active = net.features().active(pos, perspective);
+        for j in 0..h {
+            let mut acc_f = f64::from(params[fb + j]);
+            let mut acc_q = f64::from(file.feature_biases[j]);
+            for &i in &active {
+                acc_f += f64::from(params[usize::from(i) * h + j]);
+                acc_q += f64::from(file.feature_weights[usize::from(i) * h + j]);
+            }
+            let w = f64::from(params[ow + half * h + j]);
+            let w_q = f64::from(file.output_weights[bucket * 2 * h + half * h + j]) / qb;
+            out += act(acc_f) * w;
+            bound +=
+                lipschitz * (acc_q / qa - acc_f).abs() * w_q.abs() + act(acc_f) * (w_q - w).abs();
+        }
+    }
+    (out * k, bound * k)
+}
+
+#[test]
+fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
+    let dir = TempDir::new("export");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-8.xqg");
+    for activation in ["screlu", "crelu"] {
+        let out = dir.path(&format!("{activation}.nnue"));
+        let a = small_run_args(
+            &committed,
+            &out,
+            &[
+                "--activation",
+                activation,
+                "--epochs",
+                "4",
+                "--validation",
+                "0",
+                "--k",
+                "410",
+            ],
+        );
+        let report = run(&a).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        let file = NetFile::parse(&bytes).unwrap();
+        assert_eq!(file.header.eval_scale, 410);
+        assert_eq!(file.header.hidden, 32);
+        assert_eq!(file.header.buckets, OutputBuckets::PieceCount(2));
+        assert_eq!((file.header.qa, file.header.qb), (255, 64));
+        assert_eq!(
+            file.header.architecture.name(),
+            a.activation.architecture().name()
+        );
+        assert!(file.header.description.starts_with("cotuong train "));
+        assert!(file.header.description.contains(&a.command_line()));
+        assert!(file.header.description.contains("K given, eval scale 410"));
+        assert!(file.header.description.contains("fnv1a64"));
+        assert_eq!(file.weights_hash(), report.net_hash);
+        assert!(file
+            .feature_weights
+            .iter()
+            .chain(&file.feature_biases)
+            .all(|w| w.abs() <= 505));
+        assert!(file.output_weights.iter().all(|w| w.abs() <= 127));
+
+        // The float net is in the checkpoint.
+        let ckpt = Checkpoint::parse(&std::fs::read(a.checkpoint_path()).unwrap(), 0.0).unwrap();
+        assert_eq!(ckpt.epochs_done, 4);
+        assert_eq!(
+            quantise(&ckpt.net, 410, file.header.description.clone()).unwrap(),
+            file
+        );
+        let (mut worst, mut sum, mut count) = (0.0f64, 0.0, 0);
+        for g in (0..12).map(|s| synthetic::random_game(1000 + s, 150)) {
+            for p in g.positions() {
+                let (float, bound) = float_eval_and_bound(&ckpt.net, &file, &p.position, 410.0);
+                let f32_float = f64::from(ckpt.net.output_position(&p.position)) * 410.0;
+                assert!(
+                    (float - f32_float).abs() < 1e-3,
+                    "f32 and f64 float passes agree"
+                );
+                let quantised = quantised_eval(&file, &p.position);
+                let diff = (float - quantised).abs();
+                // 1e-6 engine units of slack for the f64 arithmetic itself.
+                assert!(
+                    diff <= bound + 1e-6,
+                    "{activation} {}: quantised {quantised}, float {float}, bound {bound}",
+                    p.position.to_fen()
+                );
+                worst = worst.max(diff);
+                sum += diff;
+                count += 1;
+            }
+        }
+        assert!(count > 1000);
+        eprintln!(
+            "{activation}: |quantised - float| mean {:.3}, worst {worst:.3} engine units over {count} positions",
+            sum / count as f64
+        );
+    }
+}
