@@ -5,7 +5,7 @@
 
 use nnue::data::{synthetic, Filters, PackedPosition};
 use nnue::features::OutputBuckets;
-use nnue::train::{batch_gradient, Activation, AdamW, Network, Target};
+use nnue::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
 use std::time::Instant;
 
 /// Positions per batch (the trainer's default).
@@ -53,7 +53,7 @@ fn main() {
                 let start = Instant::now();
                 for batch in order.chunks(BATCH) {
                     batch_gradient(&net, &data, batch, target, &mut shards);
-                    adam.step(&mut net, &shards, 1e-3);
+                    adam.step(&mut net, &shards, 1e-3, DEFAULT_QB);
                 }
                 rates.push(order.len() as f64 / start.elapsed().as_secs_f64());
             }

@@ -435,6 +435,12 @@ fn corrupt_or_missing_data_is_a_clear_error() {
         run(&small_run_args(&missing, &out, &[])),
         Err(TrainError::Read { .. })
     ));
+    // An output folder that does not exist is refused before any work.
+    let nowhere = dir.path("no-such-folder").join("net.nnue");
+    match run(&small_run_args(&data, &nowhere, &[])) {
+        Err(TrainError::BadArgs(m)) => assert!(m.contains("no-such-folder"), "{m}"),
+        other => panic!("{other:?}"),
+    }
     // Filters that keep nothing.
     write_games(&data, 0..3, 100);
     assert!(matches!(
@@ -590,7 +596,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         let ckpt = Checkpoint::parse(&std::fs::read(a.checkpoint_path()).unwrap(), 0.0).unwrap();
         assert_eq!(ckpt.epochs_done, 4);
         assert_eq!(
-            quantise(&ckpt.net, 410, file.header.description.clone()).unwrap(),
+            quantise(&ckpt.net, 64, 410, file.header.description.clone()).unwrap(),
             file
         );
         let (mut worst, mut sum, mut count) = (0.0f64, 0.0, 0);

@@ -153,6 +153,11 @@ pub struct Args {
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f32,
 
+    /// Output-weight quantisation QB: output weights are stored as round(w * QB) and clipped to
+    /// 127 / QB (finer steps, narrower range as QB grows).
+    #[arg(long, default_value_t = super::quantise::DEFAULT_QB, value_parser = clap::value_parser!(i32).range(8..=1024))]
+    pub qb: i32,
+
     /// Weight of the score in the target: lambda * sigmoid(score / K) + (1 - lambda) * result.
     #[arg(long, default_value_t = 0.7, value_parser = parse_unit)]
     pub lambda: f32,
@@ -293,6 +298,7 @@ impl Args {
         opt("lr-step-epochs", self.lr_step_epochs.to_string());
         opt("lr-gamma", self.lr_gamma.to_string());
         opt("weight-decay", self.weight_decay.to_string());
+        opt("qb", self.qb.to_string());
         opt("lambda", self.lambda.to_string());
         if let Some(k) = self.k {
             opt("k", k.to_string());

@@ -6,7 +6,7 @@
 //! | magic `CTTRAINC` | 8 bytes |
 //! | version | `u32` |
 //! | inputs, hidden, buckets, bucket scheme id, activation (0 SCReLU, 1 CReLU) | 5 × `u32` |
-//! | epochs done | `u32` |
+//! | epochs done, output quantisation QB | 2 × `u32` |
 //! | optimiser steps | `u64` |
 //! | K used, K fitted (NaN if given) | 2 × `f64` |
 //! | data fingerprint (files, filters, split, seed, buckets) | `u64` |
@@ -23,7 +23,7 @@ use crate::format::fnv1a64;
 /// The first eight bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CTTRAINC";
 /// The checkpoint version this build reads and writes.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Everything needed to continue a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +34,8 @@ pub struct Checkpoint {
     pub adam: AdamW,
     /// Epochs completed.
     pub epochs_done: u32,
+    /// The output quantisation the weights were clipped for.
+    pub qb: i32,
     /// The K the run trains with.
     pub k: f64,
     /// The K fitted on the data, if it was fitted.
@@ -66,6 +68,7 @@ impl Checkpoint {
             self.net.buckets().id(),
             activation_id(self.net.activation()),
             self.epochs_done,
+            self.qb as u32,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -130,6 +133,7 @@ impl Checkpoint {
             ));
         }
         let epochs_done = r.u32()?;
+        let qb = r.u32()? as i32;
         let steps = r.u64()?;
         let k = r.f64()?;
         let k_fitted = Some(r.f64()?).filter(|k| !k.is_nan());
@@ -160,6 +164,7 @@ impl Checkpoint {
             net,
             adam,
             epochs_done,
+            qb,
             k,
             k_fitted,
             fingerprint,
@@ -215,6 +220,7 @@ mod tests {
             net,
             adam,
             epochs_done: 3,
+            qb: 64,
             k: 400.0,
             k_fitted: Some(401.5),
             fingerprint: 99,

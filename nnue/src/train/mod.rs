@@ -45,6 +45,9 @@ pub use gradient::{
 pub use kfit::{fit_k, KFit};
 pub use network::{sigmoid, Layout, Network, ParamGroup};
 pub use optimizer::{AdamW, BETA1, BETA2, EPSILON};
-pub use quantise::{clip_bound, quantise, FEATURE_CLIP, OUTPUT_BIAS_CLIP, OUTPUT_CLIP, QA, QB};
+pub use quantise::{
+    clip_bound, output_bias_clip, output_clip, quantise, DEFAULT_QB, FEATURE_CLIP,
+    MAX_OUTPUT_WEIGHT, QA,
+};
 pub use run::{run, EpochReport, TrainReport};
 pub use schedule::LrSchedule;

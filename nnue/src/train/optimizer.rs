@@ -46,8 +46,8 @@ impl AdamW {
     }
 
     /// One step with learning rate `lr` and the gradient `Σ shards` (each laid out like the
-    /// parameters), then clipping to the bounds of [`clip_bound`].
-    pub fn step(&mut self, net: &mut Network, shards: &[Vec<f32>], lr: f32) {
+    /// parameters), then clipping to the bounds of [`clip_bound`] for output quantisation `qb`.
+    pub fn step(&mut self, net: &mut Network, shards: &[Vec<f32>], lr: f32, qb: i32) {
         self.steps += 1;
         let t = self.steps.min(i32::MAX as u64) as i32;
         let correction1 = 1.0 - BETA1.powi(t);
@@ -56,7 +56,7 @@ impl AdamW {
         let params = net.params_mut();
         for group in ParamGroup::ALL {
             let range = layout.range(group);
-            let bound = clip_bound(group);
+            let bound = clip_bound(group, qb);
             let decay = if group.decays() {
                 self.weight_decay
             } else {

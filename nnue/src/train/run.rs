@@ -98,6 +98,9 @@ fn validate(args: &Args) -> Result<(), TrainError> {
     if args.buckets == 0 || usize::from(args.buckets) > crate::features::MAX_OUTPUT_BUCKETS {
         return bad(format!("{} output buckets (1-16)", args.buckets));
     }
+    if !(8..=1024).contains(&args.qb) {
+        return bad(format!("QB {} not in 8..=1024", args.qb));
+    }
     if args.epochs == 0 || args.batch_size == 0 || args.shards == 0 {
         return bad("epochs, batch size and shards must be positive".to_string());
     }
@@ -115,7 +118,26 @@ fn validate(args: &Args) -> Result<(), TrainError> {
             return bad(format!("K {k} is not a scale of at least 1"));
         }
     }
-    Ok(())
+    check_writable_dir(&args.output)?;
+    check_writable_dir(&args.checkpoint_path())
+}
+
+/// Fails early (before hours of training) when the folder that will receive `path` does not
+/// exist or is not a folder; the file itself is written later, atomically.
+fn check_writable_dir(path: &std::path::Path) -> Result<(), TrainError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(TrainError::BadArgs(format!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        )))
+    }
 }
 
 /// Runs a training as `args` say, on `args.threads` worker threads (all cores by default).
@@ -209,11 +231,12 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
                     (fit.k.round().max(1.0), Some(fit))
                 }
             };
-            if let Some(f) = &fit {
-                console.line(&format!(
+            match &fit {
+                Some(f) => console.line(&format!(
                     "K fitted: {:.2} (mean squared error {:.5} over {} positions); training with K = {k}",
                     f.k, f.mse, f.positions
-                ));
+                )),
+                None => console.line(&format!("K given: training with K = {k}")),
             }
             let net = Network::new(
                 args.hidden,
@@ -277,7 +300,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
         for batch in order.chunks(batch_size) {
             lr = schedule.at(adam.steps());
             loss_sum += batch_gradient(&net, &data.train, batch, target, &mut shards);
-            adam.step(&mut net, &shards, lr);
+            adam.step(&mut net, &shards, lr, args.qb);
             seen += batch.len();
             console.bar.inc(batch.len() as u64);
             console.bar.set_message(format!(
@@ -307,6 +330,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
                 net: net.clone(),
                 adam: adam.clone(),
                 epochs_done: done,
+                qb: args.qb,
                 k,
                 k_fitted,
                 fingerprint,
@@ -328,6 +352,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
         net: net.clone(),
         adam,
         epochs_done: args.epochs.max(first_epoch),
+        qb: args.qb,
         k,
         k_fitted,
         fingerprint,
@@ -416,15 +441,18 @@ fn resume(path: &PathBuf, args: &Args, fingerprint: u64) -> Result<Checkpoint, T
     if c.net.hidden() != args.hidden
         || c.net.buckets() != args.output_buckets()
         || c.net.activation() != args.activation
+        || c.qb != args.qb
     {
         return Err(fail(format!(
-            "made for hidden {} / {:?} / {}, the options say hidden {} / {:?} / {}",
+            "made for hidden {} / {:?} / {} / QB {}, the options say hidden {} / {:?} / {} / QB {}",
             c.net.hidden(),
             c.net.buckets(),
             c.net.activation().name(),
+            c.qb,
             args.hidden,
             args.output_buckets(),
-            args.activation.name()
+            args.activation.name(),
+            args.qb
         )));
     }
     if c.fingerprint != fingerprint {
@@ -479,7 +507,7 @@ fn export(
         }
         d.truncate(cut);
     }
-    let file = quantise(net, k as i32, d).map_err(TrainError::Export)?;
+    let file = quantise(net, args.qb, k as i32, d).map_err(TrainError::Export)?;
     write_atomically(path, &file.to_bytes())?;
     Ok(file.weights_hash())
 }
