@@ -7,7 +7,7 @@
 //! through the listener given to [`Engine::new`] (called from the search thread too), the way
 //! Pikafish's `Engine` reports through `set_on_update_full` and `set_on_bestmove`.
 
-use crate::eval;
+use crate::eval::{self, nnue::NetSource};
 use crate::game::Game;
 use crate::limits::{SearchLimits, SideClock};
 use crate::options::{Effect, OptionError, Options};
@@ -163,6 +163,9 @@ pub struct Engine {
     /// True from `go` until the search thread has sent its best move.
     thinking: Arc<Mutex<bool>>,
     listener: Listener,
+    /// The net `EvalFile` names, loaded and checked; the search uses it while `Use NNUE` is on.
+    /// `None` only if the embedded net failed to load (which the tests rule out).
+    net: Option<Arc<nnue::Network>>,
 }
 
 impl Engine {
@@ -170,7 +173,15 @@ impl Engine {
     /// hash table cannot be allocated.
     pub fn new(listener: Listener) -> Result<Engine, String> {
         let options = Options::default();
-        let searcher = Searcher::new(options.hash_mb, options.threads)?;
+        let net = match NetSource::from_option(&options.eval_file).load() {
+            Ok(net) => Some(net),
+            Err(e) => {
+                listener(Event::Error(format!("{e}; using the handcrafted evaluation")));
+                None
+            }
+        };
+        let mut searcher = Searcher::new(options.hash_mb, options.threads)?;
+        searcher.set_evaluator(evaluator_for(&options, net.as_ref()));
         Ok(Engine {
             searcher: Some(searcher),
             options,
@@ -179,7 +190,26 @@ impl Engine {
             running: None,
             thinking: Arc::new(Mutex::new(false)),
             listener,
+            net,
         })
+    }
+
+    /// What the search evaluates with: the net's summary (description and hash), or the
+    /// handcrafted evaluation.
+    pub fn evaluation_name(&self) -> String {
+        match (&self.net, self.options.use_nnue) {
+            (Some(net), true) => format!("NNUE {}", net.summary()),
+            _ => "handcrafted evaluation".to_string(),
+        }
+    }
+
+    /// The static evaluations of the current position (side to move's view): the handcrafted
+    /// one, and the net's when a net is loaded (whether or not `Use NNUE` is on).
+    pub fn static_evals(&self) -> (i32, Option<i32>) {
+        let pos = self.game.position();
+        let mut hce = eval::Evaluator::Handcrafted;
+        hce.reset(pos);
+        (hce.evaluate(pos), self.net.as_ref().map(|n| n.evaluate(pos)))
     }
 
     /// The current option values.
@@ -218,9 +248,11 @@ impl Engine {
 
     /// A searcher for the current options (after a failure), falling back to the smallest table.
     fn fresh_searcher(&self) -> Searcher {
-        Searcher::new(self.options.hash_mb, self.options.threads)
+        let mut searcher = Searcher::new(self.options.hash_mb, self.options.threads)
             .or_else(|_| Searcher::new(1, self.options.threads))
-            .unwrap_or_else(|_| panic!("no memory for a 1 MB hash table"))
+            .unwrap_or_else(|_| panic!("no memory for a 1 MB hash table"));
+        searcher.set_evaluator(evaluator_for(&self.options, self.net.as_ref()));
+        searcher
     }
 
     /// The idle searcher (joining a finished search first).
@@ -267,9 +299,42 @@ impl Engine {
             Effect::ClearHash => self.searcher().table().clear(),
             Effect::NewGame => self.searcher().clear(),
             Effect::Threads => self.searcher().set_threads(next.threads),
+            Effect::LoadNet => {
+                let net = NetSource::from_option(&next.eval_file)
+                    .load()
+                    .map_err(|e| {
+                        SetOptionError::Refused(format!("{e}; keeping {}", self.net_name()))
+                    })?;
+                self.install_evaluation(&next, Some(net));
+            }
+            Effect::Evaluation => {
+                if next.use_nnue && self.net.is_none() {
+                    return Err(SetOptionError::Refused(
+                        "no net is loaded: set EvalFile first".into(),
+                    ));
+                }
+                self.install_evaluation(&next, self.net.clone());
+            }
         }
         self.options = next;
         Ok(())
+    }
+
+    /// The loaded net's summary, or "no net".
+    fn net_name(&self) -> String {
+        self.net
+            .as_ref()
+            .map_or_else(|| "no net".to_string(), |n| format!("net {}", n.summary()))
+    }
+
+    /// Makes `net` the loaded net and gives the searcher the evaluation `options` select. The
+    /// table is cleared: its entries carry static evaluations of the previous evaluation.
+    fn install_evaluation(&mut self, options: &Options, net: Option<Arc<nnue::Network>>) {
+        self.net = net;
+        let evaluator = evaluator_for(options, self.net.as_ref());
+        let searcher = self.searcher();
+        searcher.set_evaluator(evaluator);
+        searcher.table().clear();
     }
 
     /// Sets up the game: a FEN (`None`: the start position) and moves in `notation`. On error
@@ -318,14 +383,11 @@ impl Engine {
         }))
     }
 
-    /// The static evaluation of the current position (side to move's view), with the evaluator
+    /// The static evaluation of the current position (side to move's view), with the evaluation
     /// the search uses.
     pub fn static_eval(&self) -> i32 {
         let pos = self.game.position();
-        let mut evaluator = match &self.searcher {
-            Some(s) => s.evaluator().clone(),
-            None => eval::Evaluator::default(),
-        };
+        let mut evaluator = evaluator_for(&self.options, self.net.as_ref());
         evaluator.reset(pos);
         evaluator.evaluate(pos)
     }
@@ -614,4 +676,13 @@ pub fn offer(
         return Some(Offer::Draw);
     }
     None
+}
+
+/// The evaluation `options` select: the net while `Use NNUE` is on and a net is loaded, else the
+/// handcrafted one.
+fn evaluator_for(options: &Options, net: Option<&Arc<nnue::Network>>) -> eval::Evaluator {
+    match net {
+        Some(net) if options.use_nnue => eval::Evaluator::with_net(Arc::clone(net)),
+        _ => eval::Evaluator::Handcrafted,
+    }
 }

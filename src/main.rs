@@ -1,5 +1,5 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, match, datagen).
+//! subcommands are for people and tools (perft, bench, judge, match, datagen, train).
 
 mod tools;
 
@@ -46,6 +46,9 @@ enum Command {
     Match(match_runner::MatchArgs),
     /// Self-play games with the engine's search, recorded as training data for the network.
     Datagen(datagen::DatagenArgs),
+    /// Train a network from game records (`cotuong datagen` output) and write a net file that
+    /// `EvalFile` loads.
+    Train(nnue::train::Args),
     /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
     /// total node count (the search's signature) and nodes per second.
     Bench {
@@ -107,6 +110,13 @@ fn main() -> ExitCode {
         },
         Some(Command::Datagen(args)) => match datagen::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Train(args)) => match nnue::train::run(&args) {
+            Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)

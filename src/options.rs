@@ -103,6 +103,11 @@ pub enum Effect {
     NewGame,
     /// Thread count changed.
     Threads,
+    /// `EvalFile` changed: load that net (keep the old one and refuse the value on failure),
+    /// then install the evaluation `Use NNUE` selects.
+    LoadNet,
+    /// `Use NNUE` changed: install the network or the handcrafted evaluation.
+    Evaluation,
 }
 
 /// One option, declared once.
@@ -348,6 +353,30 @@ pub static OPTIONS: &[OptionSpec] = &[
         apply: |_, _| Effect::None,
     },
     OptionSpec {
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
+        kind: OptionKind::String {
+            default: crate::eval::nnue::EMBEDDED_NET_OPTION,
+        },
+        hidden: false,
+        apply: |o, v| {
+            if let OptionValue::String(path) = v {
+                o.eval_file = path.clone();
+            }
+            Effect::LoadNet
+        },
+    },
+    OptionSpec {
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
+        kind: OptionKind::Check { default: true },
+        hidden: false,
+        apply: |o, v| {
+            o.use_nnue = check(v);
+            Effect::Evaluation
+        },
+    },
+    OptionSpec {
         uci: Some("RanksOneToTen"),
         ucci: None,
         kind: OptionKind::Check { default: false },
@@ -478,6 +507,10 @@ pub struct Options {
     pub check_cap: u16,
     /// UCCI: times are in milliseconds.
     pub use_millisec: bool,
+    /// The net file (`EvalFile`); empty or `<embedded>`: the net built into the binary.
+    pub eval_file: String,
+    /// Evaluate with the net (`Use NNUE`); false: the handcrafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -496,6 +529,8 @@ impl Default for Options {
             check_counting_mode: 0,
             check_cap: 0,
             use_millisec: false,
+            eval_file: String::new(),
+            use_nnue: false,
         };
         for spec in OPTIONS {
             (spec.apply)(&mut o, &spec.default_value());

@@ -128,6 +128,9 @@ impl From<NetError> for LoadError {
 /// Distinguishes networks in memory, so an accumulator stack notices a net it was not built for.
 static NEXT_NETWORK_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Characters of the description that [`Network::summary`] keeps.
+pub const SUMMARY_DESCRIPTION_CHARS: usize = 100;
+
 /// A network ready for inference.
 #[derive(Clone)]
 pub struct Network {
@@ -269,8 +272,19 @@ impl Network {
         self.hash
     }
 
-    /// One line naming the net, for `uci`/`d` output: architecture, sizes, hash and description.
+    /// One line naming the net, for `uci`/`d` output: architecture, sizes, hash and the first
+    /// line of the description (cut to [`SUMMARY_DESCRIPTION_CHARS`] characters), so that it can
+    /// go into a protocol line whatever the description holds.
     pub fn summary(&self) -> String {
+        let first = self.description.lines().next().unwrap_or("").trim();
+        let mut text: String = first
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(SUMMARY_DESCRIPTION_CHARS)
+            .collect();
+        if first.chars().count() > SUMMARY_DESCRIPTION_CHARS || self.description.lines().nth(1).is_some() {
+            text.push_str(" ...");
+        }
         format!(
             "{}, {} -> {}x2 -> {} output bucket(s), hash {:016x}: {}",
             self.architecture.name(),
@@ -278,7 +292,7 @@ impl Network {
             self.hidden,
             self.buckets.count(),
             self.hash,
-            self.description
+            text
         )
     }
 

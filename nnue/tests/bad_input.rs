@@ -179,4 +179,14 @@ fn a_good_file_loads_and_names_itself() {
         "{summary}"
     );
     assert!(summary.contains("synthetic"), "{summary}");
+
+    // A description of several long lines still gives one short line (it goes into protocol
+    // output).
+    let mut long = good();
+    long.header.description = format!("{}\nsecond line\r\nthird", "x".repeat(300));
+    let net = Network::from_bytes(&long.to_bytes()).unwrap();
+    let summary = net.summary();
+    assert!(!summary.contains(['\n', '\r']), "{summary}");
+    assert!(summary.len() < 250 && summary.ends_with(" ..."), "{summary}");
+    assert_eq!(net.description(), long.header.description);
 }

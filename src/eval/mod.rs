@@ -10,19 +10,45 @@
 //! these for output (UCI `cp`, UCCI "100 = one minor piece").
 
 pub mod hce;
+pub mod nnue;
 pub mod pst;
 
 use engine_core::{Move, Position, Undo};
+use std::sync::Arc;
 
-/// The evaluator of one search thread. Cheap to clone: a search clones one per thread.
-#[derive(Clone, Debug, Default)]
+/// The evaluator of one search thread. Cloning copies the accumulators but shares the net: a
+/// search clones one per thread.
+#[derive(Clone, Debug)]
 pub enum Evaluator {
-    /// The handcrafted evaluation ([`hce`]): stateless.
-    #[default]
+    /// The handcrafted evaluation ([`hce`]): stateless. The baseline for tests and comparisons
+    /// (`Use NNUE false`).
     Handcrafted,
+    /// The network ([`nnue`]), with this thread's accumulators.
+    Nnue(Box<nnue::NnueEvaluator>),
+}
+
+impl Default for Evaluator {
+    /// The engine's default evaluation: the embedded net (the handcrafted evaluation only if a
+    /// broken net was built in, which the tests rule out).
+    fn default() -> Self {
+        nnue::embedded_net().map_or(Evaluator::Handcrafted, Evaluator::with_net)
+    }
 }
 
 impl Evaluator {
+    /// A network evaluator for `net`.
+    pub fn with_net(net: Arc<::nnue::Network>) -> Evaluator {
+        Evaluator::Nnue(Box::new(nnue::NnueEvaluator::new(net)))
+    }
+
+    /// The net in use, if this is a network evaluator.
+    pub fn net(&self) -> Option<&Arc<::nnue::Network>> {
+        match self {
+            Evaluator::Handcrafted => None,
+            Evaluator::Nnue(n) => Some(n.net()),
+        }
+    }
+
     /// Starts from `pos` (the root of a search): forget any state of earlier positions.
     #[inline]
     pub fn reset(&mut self, pos: &Position) {
@@ -30,6 +56,7 @@ impl Evaluator {
             Evaluator::Handcrafted => {
                 let _ = pos;
             }
+            Evaluator::Nnue(n) => n.reset(pos),
         }
     }
 
@@ -40,6 +67,7 @@ impl Evaluator {
             Evaluator::Handcrafted => {
                 let _ = (pos, mv, undo);
             }
+            Evaluator::Nnue(n) => n.did_move(pos, mv, undo),
         }
     }
 
@@ -48,6 +76,7 @@ impl Evaluator {
     pub fn undid_move(&mut self) {
         match self {
             Evaluator::Handcrafted => {}
+            Evaluator::Nnue(n) => n.undo(),
         }
     }
 
@@ -56,6 +85,7 @@ impl Evaluator {
     pub fn did_null_move(&mut self) {
         match self {
             Evaluator::Handcrafted => {}
+            Evaluator::Nnue(n) => n.did_null_move(),
         }
     }
 
@@ -64,6 +94,7 @@ impl Evaluator {
     pub fn undid_null_move(&mut self) {
         match self {
             Evaluator::Handcrafted => {}
+            Evaluator::Nnue(n) => n.undo(),
         }
     }
 
@@ -73,6 +104,7 @@ impl Evaluator {
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         match self {
             Evaluator::Handcrafted => hce::evaluate(pos),
+            Evaluator::Nnue(n) => n.evaluate(pos),
         }
     }
 }

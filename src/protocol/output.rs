@@ -361,6 +361,17 @@ pub fn board(pos: &Position, f: &WireStyle) -> Vec<String> {
     lines
 }
 
+/// The `eval` command's totals: the handcrafted and (when a net is loaded) the network
+/// evaluation of the position, side to move's point of view, in the session's score units.
+pub fn static_evals(hce: i32, net: Option<i32>, f: &WireStyle) -> Vec<String> {
+    let mut lines = vec![format!("Handcrafted evaluation: {}", score(hce, f))];
+    match net {
+        Some(n) => lines.push(format!("NNUE evaluation: {}", score(n, f))),
+        None => lines.push("NNUE evaluation: no net loaded".to_string()),
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,8 +82,16 @@ impl Session {
             Command::Uci | Command::Ucci => self.hello(cmd == Command::Ucci),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => {
+                let evaluation = self.engine.evaluation_name();
                 match self.engine.set_option(&name, value.as_deref()) {
-                    Ok(()) => self.refresh_style(),
+                    Ok(()) => {
+                        self.refresh_style();
+                        let now = self.engine.evaluation_name();
+                        if now != evaluation {
+                            self.out
+                                .line(&output::info_string(&format!("evaluation: {now}")));
+                        }
+                    }
                     Err(SetOptionError::Unknown(n)) => self.out.line(&output::info_string(
                         &format!("unknown option '{}' ignored", excerpt(&n)),
                     )),
@@ -121,12 +129,17 @@ impl Session {
                 }
             }
             Command::Probe(spec) => self.probe(&spec),
-            Command::Display => self
-                .out
-                .lines(&output::board(self.engine.position(), &self.style())),
+            Command::Display => {
+                let mut lines = output::board(self.engine.position(), &self.style());
+                lines.push(format!("Evaluation: {}", self.engine.evaluation_name()));
+                self.out.lines(&lines);
+            }
             Command::Eval => {
                 let text = crate::eval::explain(self.engine.position());
-                let lines: Vec<String> = text.lines().map(String::from).collect();
+                let mut lines: Vec<String> = text.lines().map(String::from).collect();
+                let (hce, net) = self.engine.static_evals();
+                lines.extend(output::static_evals(hce, net, &self.style()));
+                lines.push(format!("Search uses: {}", self.engine.evaluation_name()));
                 self.out.lines(&lines);
             }
             Command::Bench { depth } => {
@@ -159,6 +172,10 @@ impl Session {
             lines.push("id user Cotuong users".into());
         }
         lines.extend(output::option_declarations(OPTIONS, self.dialect));
+        lines.push(output::info_string(&format!(
+            "evaluation: {}",
+            self.engine.evaluation_name()
+        )));
         lines.push(self.dialect.hello_ok().into());
         self.out.lines(&lines);
     }

@@ -19,6 +19,8 @@ mod output;
 mod player;
 
 use adjudication::Adjudication;
+use cotuong::eval::nnue::NetSource;
+use cotuong::eval::Evaluator;
 use clap::Args;
 use engine_core::rules::GameResult;
 use engine_core::Position;
@@ -54,6 +56,10 @@ pub struct DatagenArgs {
     /// Hash table per game thread, MB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
+    /// Evaluation the players search with: `nnue` (the net built into the binary), `hce` (the
+    /// handcrafted evaluation) or the path of a net file.
+    #[arg(long, default_value = "nnue", value_name = "nnue|hce|FILE")]
+    pub eval: String,
     /// Random plies (among near-best moves) before recording starts. Games from one position on
     /// are deterministic, so these plies are the only source of variety between games.
     #[arg(long, default_value_t = 10)]
@@ -136,7 +142,8 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let settings = RunSettings::of(args);
+    let evaluator = evaluator_of(&args.eval)?;
+    let settings = RunSettings::of(args, &evaluator);
     let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
     let first = writer.games_in_file();
     if first >= args.games {
@@ -157,12 +164,13 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let mut tally = Tally::default();
     let spawn_error = std::thread::scope(|scope| -> Option<String> {
         for t in 0..threads {
-            let (tx, next, config) = (tx.clone(), next.clone(), &config);
+            let (tx, next, config, evaluator) =
+                (tx.clone(), next.clone(), &config, evaluator.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("datagen-{t}"))
                 .stack_size(cotuong::search::worker::THREAD_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut player = match SearchPlayer::new(args.hash, args.nodes, &config.rules) {
+                    let mut player = match SearchPlayer::new(args.hash, args.nodes, &config.rules, evaluator) {
                         Ok(p) => p,
                         Err(e) => {
                             eprintln!("error: datagen thread {t}: {e}");
@@ -230,6 +238,17 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The evaluation `--eval` names: the embedded net, the handcrafted evaluation, or a net file.
+fn evaluator_of(value: &str) -> Result<Evaluator, String> {
+    match value {
+        "hce" => Ok(Evaluator::Handcrafted),
+        "nnue" => NetSource::Embedded.load().map(Evaluator::with_net),
+        path => NetSource::File(PathBuf::from(path))
+            .load()
+            .map(Evaluator::with_net),
+    }
 }
 
 /// The game settings from the arguments, with the openings file read and checked.

@@ -7,6 +7,7 @@
 
 use super::game::PlayedGame;
 use super::DatagenArgs;
+use cotuong::eval::Evaluator;
 use nnue::data::{DataErrorKind, GameReader, GameRecord, Score};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -21,7 +22,7 @@ pub struct RunSettings(String);
 impl RunSettings {
     /// The deciding settings of `args` (not `--games`, `--threads`, `--append`, `--quiet`, which
     /// change how many games or how fast, not which).
-    pub fn of(args: &DatagenArgs) -> RunSettings {
+    pub fn of(args: &DatagenArgs, evaluator: &Evaluator) -> RunSettings {
         let openings = args
             .openings
             .as_ref()
@@ -41,7 +42,8 @@ impl RunSettings {
         };
         RunSettings(format!(
             "seed {}; nodes {}; hash {} MB; random plies {} of {} lines within {}; \
-             max opening score {}; openings {}; adjudication {}; max plies {}; engine {}",
+             max opening score {}; openings {}; adjudication {}; max plies {}; engine {}; \
+             evaluation {}",
             args.seed,
             args.nodes,
             args.hash,
@@ -53,6 +55,10 @@ impl RunSettings {
             adjudication,
             args.max_plies,
             cotuong::engine::ENGINE_NAME,
+            match evaluator.net() {
+                Some(net) => format!("net {:016x}", net.hash()),
+                None => "handcrafted".to_string(),
+            },
         ))
     }
 }

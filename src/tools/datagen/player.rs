@@ -2,6 +2,7 @@
 //! table, a soft node limit per move.
 
 use super::game::{Player, ScoredMove};
+use cotuong::eval::Evaluator;
 use cotuong::game::Game;
 use cotuong::limits::SearchLimits;
 use cotuong::search::{SearchOptions, Searcher};
@@ -15,14 +16,18 @@ pub struct SearchPlayer {
 }
 
 impl SearchPlayer {
-    /// A player searching `soft_nodes` nodes per move with a `hash_mb` table under `rules`.
+    /// A player searching `soft_nodes` nodes per move with a `hash_mb` table under `rules`,
+    /// evaluating with `evaluator`.
     pub fn new(
         hash_mb: usize,
         soft_nodes: u64,
         rules: &RuleOptions,
+        evaluator: Evaluator,
     ) -> Result<SearchPlayer, String> {
+        let mut searcher = Searcher::new(hash_mb, 1)?;
+        searcher.set_evaluator(evaluator);
         Ok(SearchPlayer {
-            searcher: Searcher::new(hash_mb, 1)?,
+            searcher,
             limits: SearchLimits {
                 soft_nodes: Some(soft_nodes),
                 ..SearchLimits::default()
