@@ -240,6 +240,28 @@ fn rule_set_option() {
 }
 
 #[test]
+fn composed_position_is_judged_after_a_warning() {
+    // A red soldier behind its starting rank (a1) and a black elephant across the river (e4).
+    let fen = "4k4/9/9/9/9/4b4/9/9/P8/3K5 w - - 0 1";
+    let out = judge(&["--fen", fen, "--moves", "a1a2 e9e8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("result * none\n"),
+        "{}",
+        stdout(&out)
+    );
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: composed position: black elephant on e4, red soldier on a1"),
+        "{err}"
+    );
+    // An ordinary position prints no warning.
+    let out = judge(&["--fen", CHASE_FEN, "--moves", CHASE_MOVES]);
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
 fn pgn_from_standard_input() {
     use std::io::Write;
     use std::process::Stdio;

@@ -6,7 +6,9 @@
 //! preceded by a `game <N>` line.
 //!
 //! Bad input never panics: it prints `error: ...` on stderr and exits with status 2, having
-//! printed nothing on stdout.
+//! printed nothing on stdout. A composed start position (a piece where no game could bring it, e.g. a
+//! soldier behind its starting rank) is judged all the same, after one `warning: ...` line on
+//! stderr, so that stdout stays the machine-readable verdicts.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -150,7 +152,14 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
         }
         None => {
             let start = match &args.fen {
-                Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+                Some(fen) => {
+                    let (start, warnings) = Position::from_fen_with_warnings(fen)
+                        .map_err(|e| format!("bad FEN: {e}"))?;
+                    if !warnings.is_empty() {
+                        eprintln!("warning: {warnings}");
+                    }
+                    start
+                }
                 None => Position::startpos(),
             };
             let moves = args.moves.as_deref().unwrap_or("");
