@@ -339,6 +339,7 @@ fn the_root_verdict_is_reported_at_the_repetition_threshold() {
 fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static str)> {
     let names = if uci {
         [
+            "RuleSet",
             "NoCaptureMoves",
             "CheckCounting",
             "CheckCap",
@@ -349,6 +350,7 @@ fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static st
         ]
     } else {
         [
+            "ruleset",
             "nocapturemoves",
             "checkcounting",
             "checkcap",
@@ -358,8 +360,8 @@ fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static st
             "barematerialdraw",
         ]
     };
-    let good = ["50", "Total", "3", "Draw", "false", "2", "false"];
-    let bad = ["201", "Sometimes", "-1", "Nobody", "maybe", "6", "7"];
+    let good = ["Asian", "50", "Total", "3", "Draw", "false", "2", "false"];
+    let bad = ["Chinese", "201", "Sometimes", "-1", "Nobody", "maybe", "6", "7"];
     names
         .into_iter()
         .zip(good)
