@@ -179,8 +179,10 @@ fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
     for case in CASES {
         let two_laps = format!("{} {}", case.lap, case.lap);
         let (start, moves) = play(case.fen, &two_laps);
-        for (rule_set, expected) in [(RuleSet::Vietnamese, case.law), (RuleSet::Asian, case.asian)]
-        {
+        for (rule_set, expected) in [
+            (RuleSet::Vietnamese, case.law),
+            (RuleSet::Asian, case.asian),
+        ] {
             let options = RuleOptions::for_rule_set(rule_set);
             assert_eq!(
                 referee(&start, &moves, &options),

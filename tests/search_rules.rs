@@ -101,6 +101,40 @@ fn enters_a_perpetual_check_the_opponent_must_break() {
 }
 
 #[test]
+fn prefers_a_later_mate_to_an_earlier_rule_loss() {
+    // Nearly two laps of Red's perpetual check: i9i8 would make the start position occur for
+    // the third time, a rule loss on Red's own move. Breaking the checks loses too (Black,
+    // a chariot up, mates), but later: longest resistance plays on, and the rule loss scores
+    // like being mated at its distance, not better than a mate.
+    assert_eq!(
+        referee(
+            PERPETUAL_CHECK_FEN,
+            &format!("{PERPETUAL_CHECK_CYCLE} d8d9 i8i9 d9d8 i9i8")
+        ),
+        Some((GameResult::BlackWins, RuleId::PerpetualCheck))
+    );
+    let mut e = Engine::uci();
+    e.send(&format!(
+        "position fen {PERPETUAL_CHECK_FEN} moves {PERPETUAL_CHECK_CYCLE} d8d9 i8i9 d9d8"
+    ));
+    let lines = e.go("depth 8");
+    assert_ne!(best_move(&lines), "i9i8", "{lines:?}");
+    let mate: i32 = field(last_score_line(&lines), "mate")
+        .unwrap_or_else(|| panic!("a mate score: {lines:?}"))
+        .parse()
+        .expect("a number");
+    assert!(mate < -1, "{lines:?}");
+    // Only the rule loss left (searchmoves): it is a loss in one move, not a large cp score.
+    let lines = e.go("depth 8 searchmoves i9i8");
+    assert_eq!(
+        field(last_score_line(&lines), "mate"),
+        Some("-1"),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
 fn continues_a_shuttle_the_opponent_chases_perpetually() {
     // c7b9 makes the position occur for the third time, and the chariot chased the horse on
     // every move of that cycle: the referee ends the game there, Red losing. For Black that is
@@ -119,7 +153,11 @@ fn continues_a_shuttle_the_opponent_chases_perpetually() {
     ));
     let lines = e.go("depth 6");
     assert_eq!(best_move(&lines), "c7b9", "{lines:?}");
-    assert_eq!(field(last_score_line(&lines), "mate"), Some("1"), "{lines:?}");
+    assert_eq!(
+        field(last_score_line(&lines), "mate"),
+        Some("1"),
+        "{lines:?}"
+    );
     e.quit();
 }
 
@@ -361,7 +399,16 @@ fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static st
         ]
     };
     let good = ["Asian", "50", "Total", "3", "Draw", "false", "2", "false"];
-    let bad = ["Chinese", "201", "Sometimes", "-1", "Nobody", "maybe", "6", "7"];
+    let bad = [
+        "Chinese",
+        "201",
+        "Sometimes",
+        "-1",
+        "Nobody",
+        "maybe",
+        "6",
+        "7",
+    ];
     names
         .into_iter()
         .zip(good)

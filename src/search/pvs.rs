@@ -11,9 +11,7 @@ use super::params::{
     SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
 };
 use super::rules::{rule_outcome, RuleDependency, RuleNode};
-use super::score::{
-    from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY,
-};
+use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{NodeKind, Worker, NO_REPETITION};

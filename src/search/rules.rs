@@ -169,8 +169,8 @@ pub fn rule_outcome(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine_core::START_FEN;
     use engine_core::RankBase;
+    use engine_core::START_FEN;
 
     /// The score of a decided node.
     fn score(node: RuleNode) -> Option<i32> {
@@ -249,7 +249,10 @@ mod tests {
         );
         // A cycle without offender draws at its second occurrence wherever it started.
         let (pos, keys, moves) = line(START_FEN, "b0c2 b9c7 c2b0 c7b9");
-        assert_eq!(score(rule_outcome(&pos, &keys, &moves, 1, &rules)), Some(DRAW));
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 1, &rules)),
+            Some(DRAW)
+        );
     }
 
     #[test]

@@ -31,12 +31,14 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
-/// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`.
+/// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`. Counted
+/// in whole moves rounded up, so that a rule loss completed by our own next move (one ply away)
+/// is `mate -1`, like being mated after one move.
 pub fn mate_moves(score: i32) -> i32 {
     if score > 0 {
         (MATE - score + 1) / 2
     } else {
-        -(MATE + score) / 2
+        -((MATE + score + 1) / 2)
     }
 }
 
@@ -76,6 +78,11 @@ mod tests {
         assert_eq!(mate_moves(mated_in(0)), 0);
         assert_eq!(mate_moves(mated_in(2)), -1);
         assert_eq!(mate_moves(mated_in(4)), -2);
+        // Rule outcomes can fall on the other parity: a rule loss by our own move, a rule win
+        // by the opponent's.
+        assert_eq!(mate_moves(mated_in(1)), -1);
+        assert_eq!(mate_moves(mated_in(3)), -2);
+        assert_eq!(mate_moves(mate_in(2)), 1);
     }
 
     #[test]

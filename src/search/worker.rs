@@ -447,7 +447,9 @@ mod tests {
         // After two laps, c7b9 makes a position of the game occur for the third time: Red's
         // perpetual chase loses there, a rule win (scored as a mate in one ply) found one ply
         // below the root that refers to an occurrence above it.
-        let laps = ["c7b9", "c3b3", "b9c7", "b3c3", "c7b9", "c3b3", "b9c7", "b3c3"];
+        let laps = [
+            "c7b9", "c3b3", "b9c7", "b3c3", "c7b9", "c3b3", "b9c7", "b3c3",
+        ];
         let (mv, score, depends) = search_with_history(CHASE_FEN, &laps, 3);
         assert_eq!(move_text(mv, RankBase::Zero), "c7b9");
         assert_eq!(score, mate_in(1));
