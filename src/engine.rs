@@ -15,7 +15,7 @@ use crate::search::score::{is_mate, mated_in, MATE_BOUND};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, SearchControl, SearchOptions, Searcher};
 use engine_core::rules::Verdict;
-use engine_core::{Color, Move, Position, RankBase};
+use engine_core::{Color, FenWarnings, Move, Position, RankBase};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -338,16 +338,20 @@ impl Engine {
     }
 
     /// Sets up the game: a FEN (`None`: the start position) and moves in `notation`. On error
-    /// the last good game stays.
+    /// the last good game stays. A composed start position (a piece where no game could bring
+    /// it) is accepted; its warnings are returned when the start position is new, so that a
+    /// front end sending the same FEN with every move shows them once.
     pub fn set_position(
         &mut self,
         fen: Option<&str>,
         moves: &[String],
         notation: RankBase,
-    ) -> Result<(), String> {
-        self.game = Game::from_text(fen, moves, notation)?;
+    ) -> Result<Option<FenWarnings>, String> {
+        let (game, warnings) = Game::from_text_with_warnings(fen, moves, notation)?;
+        let new_start = game.start().to_fen() != self.game.start().to_fen();
+        self.game = game;
         self.banned.clear();
-        Ok(())
+        Ok((new_start && !warnings.is_empty()).then_some(warnings))
     }
 
     /// Excludes root moves until the next position (UCCI `banmoves`); on error nothing changes.

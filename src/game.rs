@@ -3,7 +3,7 @@
 //! against this history, and the referee gives its verdict on it.
 
 use engine_core::rules::{adjudicate, RuleOptions, Verdict};
-use engine_core::{move_text, Move, Position, RankBase};
+use engine_core::{move_text, FenWarnings, Move, Position, RankBase};
 use std::fmt;
 
 /// A move that is not legal where the game has got to.
@@ -69,9 +69,21 @@ impl Game {
     /// The game described by a protocol `position` command: a FEN (`None` for the initial
     /// position) and move text in the given rank numbering. The error says what was wrong.
     pub fn from_text(fen: Option<&str>, moves: &[String], base: RankBase) -> Result<Game, String> {
-        let start = match fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
+        Game::from_text_with_warnings(fen, moves, base).map(|(game, _)| game)
+    }
+
+    /// [`Game::from_text`], also returning what is unusual about the FEN: a composed position
+    /// (a piece where no game could bring it) is accepted, and the caller shows the warnings.
+    pub fn from_text_with_warnings(
+        fen: Option<&str>,
+        moves: &[String],
+        base: RankBase,
+    ) -> Result<(Game, FenWarnings), String> {
+        let (start, warnings) = match fen {
+            None => (Position::startpos(), FenWarnings::default()),
+            Some(f) => {
+                Position::from_fen_with_warnings(f).map_err(|e| format!("invalid FEN: {e}"))?
+            }
         };
         let mut game = Game::new(start);
         for (i, text) in moves.iter().enumerate() {
@@ -81,7 +93,7 @@ impl Game {
                 .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
             game.push_legal(mv);
         }
-        Ok(game)
+        Ok((game, warnings))
     }
 
     /// Plays `mv` if it is legal in the current position (`number` 1 in the error otherwise).

@@ -9,7 +9,7 @@
 //! protocols, so `Move Overhead`, `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in
 //! either dialect.
 
-use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions};
+use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
 use engine_core::RankBase;
 
 /// Largest `Hash` in MB.
@@ -37,6 +37,8 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 const CHECK_COUNTING_VALUES: &[&str] = &["PerSide", "Total", "All"];
 /// `CheckVsChase` combo values, in announcement order.
 const CHECK_VS_CHASE_VALUES: &[&str] = &["CheckerLoses", "Draw"];
+/// `RuleSet` combo values, in [`RuleSet::ALL`] order (the Vietnamese Law first, the default).
+const RULE_SET_VALUES: &[&str] = &["Vietnamese", "Asian"];
 /// `UCI_Variant`: the only variant.
 const VARIANT_VALUES: &[&str] = &["xiangqi"];
 /// The UCI way to write an empty string value.
@@ -387,6 +389,26 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        uci: Some("RuleSet"),
+        ucci: Some("ruleset"),
+        kind: OptionKind::Combo {
+            default: 0,
+            values: RULE_SET_VALUES,
+        },
+        hidden: false,
+        // The rule book, and its default check cap for the no-capture rule (a `CheckCap` sent
+        // afterwards overrides it). Stored scores were found under the old rules: cleared.
+        apply: |o, v| {
+            let rule_set = RuleSet::ALL[combo(v).min(RuleSet::ALL.len() - 1)];
+            o.rules.rule_set = rule_set;
+            if let CheckCounting::CapPerSide(cap) = rule_set.no_capture_checks() {
+                o.check_cap = cap;
+            }
+            o.rules.no_capture_checks = o.check_counting();
+            Effect::ClearHash
+        },
+    },
+    OptionSpec {
         uci: Some("NoCaptureMoves"),
         ucci: Some("nocapturemoves"),
         kind: OptionKind::Spin {
@@ -442,7 +464,7 @@ pub static OPTIONS: &[OptionSpec] = &[
                 0 => CheckVersusChase::CheckerLoses,
                 _ => CheckVersusChase::Draw,
             };
-            Effect::None
+            Effect::ClearHash
         },
     },
     OptionSpec {
@@ -452,7 +474,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         hidden: false,
         apply: |o, v| {
             o.rules.chase.immobile_target_counts = check(v);
-            Effect::None
+            Effect::ClearHash
         },
     },
     OptionSpec {
@@ -631,9 +653,12 @@ mod tests {
             o.set("CheckCounting", Some("Sometimes")),
             Err(OptionError::BadValue(_))
         ));
-        assert_eq!(o.set("CheckVsChase", Some("draw")), Ok(Effect::None));
+        assert_eq!(o.set("CheckVsChase", Some("draw")), Ok(Effect::ClearHash));
         assert_eq!(o.rules.check_vs_chase, CheckVersusChase::Draw);
-        assert_eq!(o.set("ImmobileTargetRule", Some("false")), Ok(Effect::None));
+        assert_eq!(
+            o.set("ImmobileTargetRule", Some("false")),
+            Ok(Effect::ClearHash)
+        );
         assert!(!o.rules.chase.immobile_target_counts);
         assert_eq!(o.set("RepetitionThreshold", Some("2")), Ok(Effect::None));
         assert_eq!(o.rules.repetition_threshold, 2);
@@ -653,6 +678,30 @@ mod tests {
             Err(OptionError::BadValue(_))
         ));
         assert_eq!(o.rules.no_capture_moves, 0);
+    }
+
+    #[test]
+    fn rule_set_chooses_the_book_and_its_check_cap() {
+        for (i, rs) in RuleSet::ALL.into_iter().enumerate() {
+            assert_eq!(RULE_SET_VALUES[i], rs.title());
+        }
+        let mut o = Options::default();
+        assert_eq!(o.rules.rule_set, RuleSet::Vietnamese);
+        assert_eq!(o.set("RuleSet", Some("Asian")), Ok(Effect::ClearHash));
+        assert_eq!(o.rules, RuleOptions::for_rule_set(RuleSet::Asian));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::CapPerSide(10));
+        // A CheckCap sent afterwards overrides the rule set's.
+        assert_eq!(o.set("checkcap", Some("3")), Ok(Effect::None));
+        assert_eq!(o.rules.no_capture_checks, CheckCounting::CapPerSide(3));
+        assert_eq!(o.rules.rule_set, RuleSet::Asian);
+        // UCCI spelling, any case; back to the Law and its defaults.
+        assert_eq!(o.set("ruleset", Some("vietnamese")), Ok(Effect::ClearHash));
+        assert_eq!(o.rules, RuleOptions::default());
+        assert!(matches!(
+            o.set("RuleSet", Some("Chinese")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert_eq!(o.rules, RuleOptions::default());
     }
 
     /// Every name an option answers to.

@@ -50,6 +50,41 @@ fn bad_positions_keep_the_last_good_one() {
 }
 
 #[test]
+fn composed_positions_are_accepted_after_one_warning() {
+    // A red soldier behind its starting rank (a1) and a black elephant across the river (e4):
+    // playable, though no game could bring them there. Two generals of one side or the side not
+    // to move in check stay errors.
+    let composed = "4k4/9/9/9/9/4b4/9/9/P8/3K5 w - - 0 1";
+    for mut e in [Engine::uci(), Engine::ucci()] {
+        e.send(&format!("position fen {composed}"));
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(
+                "info string warning: composed position: black elephant on e4, red soldier on a1"
+            ),
+            "{lines:?}"
+        );
+        assert_eq!(fen_of(&mut e), composed);
+        // The same start position with moves (as a GUI sends it every move): no new warning.
+        e.send(&format!("position fen {composed} moves a1a2"));
+        assert!(e.sync().is_empty());
+        let lines = e.go("depth 3");
+        assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:?}");
+        e.send("position startpos");
+        let good = fen_of(&mut e);
+        for cmd in [
+            "position fen 3kk4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "position fen 4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1",
+        ] {
+            one_error(&mut e, cmd);
+            assert_eq!(fen_of(&mut e), good, "after '{cmd}'");
+        }
+        e.quit();
+    }
+}
+
+#[test]
 fn garbage_commands_and_tokens() {
     let mut e = Engine::uci();
     for cmd in [

@@ -178,8 +178,13 @@ fn check_versus_chase_option() {
 
 #[test]
 fn bad_input_is_a_clean_error() {
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 10] = [
         &["--fen", "not a fen"],
+        // Impossible for reasons other than composition: still refused.
+        &["--fen", "4k4/9/9/9/9/9/9/9/4K4/3K5 w"],
+        &["--fen", "4k4/4R4/9/9/9/9/9/9/9/3K5 w"],
+        &["--fen", "4k4/9/9/9/9/9/9/9/9/6K2 w"],
+        &["--rule-set", "chinese"],
         &["--moves", "h2e2 h2e2"],
         &["--moves", "zz99"],
         &["--pgn", "/nonexistent/cotuong/game.pgn"],
@@ -198,6 +203,62 @@ fn bad_input_is_a_clean_error() {
     let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("comment"), "{}", stderr(&out));
+}
+
+#[test]
+fn rule_set_option() {
+    // Red's c8f8 checks and attacks, f8c8 attacks the same horse again: one check, one chase.
+    let fen = "2n1k4/2R6/2R6/9/5n3/9/9/9/5K3/N8 b - - 0 1";
+    let moves = "e9f9 c8f8 f9e9 f8c8 e9f9 c8f8 f9e9 f8c8";
+    let out = judge(&["--fen", fen, "--moves", moves]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "result 1/2-1/2 repetition-draw
+"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    for flag in ["vietnamese", "Vietnamese"] {
+        let out = judge(&["--fen", fen, "--moves", moves, "--rule-set", flag]);
+        assert!(
+            stdout(&out).starts_with(
+                "result 1/2-1/2 repetition-draw
+"
+            ),
+            "{flag}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+    let out = judge(&["--fen", fen, "--moves", moves, "--rule-set", "asian"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("result 0-1 perpetual-chase\n"), "{text}");
+    assert!(text.contains("Asian"), "{text}");
+}
+
+#[test]
+fn composed_position_is_judged_after_a_warning() {
+    // A red soldier behind its starting rank (a1) and a black elephant across the river (e4).
+    let fen = "4k4/9/9/9/9/4b4/9/9/P8/3K5 w - - 0 1";
+    let out = judge(&["--fen", fen, "--moves", "a1a2 e9e8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("result * none\n"),
+        "{}",
+        stdout(&out)
+    );
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: composed position: black elephant on e4, red soldier on a1"),
+        "{err}"
+    );
+    // An ordinary position prints no warning.
+    let out = judge(&["--fen", CHASE_FEN, "--moves", CHASE_MOVES]);
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
 }
 
 #[test]

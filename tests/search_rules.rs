@@ -8,9 +8,9 @@ use common::{best_move, field, last_score_line, Engine};
 use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions};
 use engine_core::{Move, Position, RankBase};
 
-/// Scores at or beyond this (internal units, printed as `cp`) are rule wins: the search's
-/// `RULE_WIN` minus at most its maximum ply.
-const RULE_WIN_BAND: i32 = 19_000;
+/// Centipawn scores below this are ordinary evaluations: rule wins and losses score like mates
+/// and print as `mate`.
+const EVAL_BAND: i32 = 5_000;
 
 /// Perpetual check, no history. Black (chariot up) is in check from the chariot on i8 and has two
 /// general moves: d8d7 lets the chariot check on rank 7 and then take the chariot on a7 (about
@@ -25,6 +25,12 @@ const PERPETUAL_CHECK_CYCLE: &str = "d8d9 i8i9 d9d8 i9i8";
 const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
 /// One lap of the chase in [`CHASE_FEN`].
 const CHASE_CYCLE: &str = "c7b9 c3b3 b9c7 b3c3";
+/// [`CHASE_FEN`] after c7b9 (Red to move), the start of a history in which c7b9 can make a
+/// position occur for the third time while the position before it occurs only for the second.
+const CHASE_AFTER_C7B9_FEN: &str = "1n1akab2/9/4b4/9/9/9/2R6/9/9/3K5 w - - 1 2";
+/// From [`CHASE_AFTER_C7B9_FEN`], nearly two laps: Black to move, c7b9 would be the third
+/// occurrence of the start position, with Red chasing on every move of the cycle.
+const CHASE_NEARLY_TWO_LAPS: &str = "c3b3 b9c7 b3c3 c7b9 c3b3 b9c7 b3c3";
 
 fn parse_moves(start: &Position, text: &str) -> Vec<Move> {
     let mut pos = start.clone();
@@ -86,41 +92,87 @@ fn enters_a_perpetual_check_the_opponent_must_break() {
     let mut e = Engine::uci();
     e.send(&format!("position fen {PERPETUAL_CHECK_FEN}"));
     let lines = e.go("depth 8");
-    let score = cp(last_score_line(&lines));
     assert_eq!(best_move(&lines), "d8d9", "{lines:?}");
     // Judged as a draw, the cycle would score 0 and d8d7 (about +0) would do as well; judged
-    // against Black, d8d9 would lose. Only the referee's verdict (Red offends) makes it winning.
-    assert!(score > 500, "{lines:?}");
+    // against Black, d8d9 would lose. Only the referee's verdict (Red offends) makes it winning:
+    // Red must break the checks, and at depth 8 the search sees Black mate after that.
+    assert!(winning(last_score_line(&lines)), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn prefers_a_later_mate_to_an_earlier_rule_loss() {
+    // Nearly two laps of Red's perpetual check: i9i8 would make the start position occur for
+    // the third time, a rule loss on Red's own move. Breaking the checks loses too (Black,
+    // a chariot up, mates), but later: longest resistance plays on, and the rule loss scores
+    // like being mated at its distance, not better than a mate.
+    assert_eq!(
+        referee(
+            PERPETUAL_CHECK_FEN,
+            &format!("{PERPETUAL_CHECK_CYCLE} d8d9 i8i9 d9d8 i9i8")
+        ),
+        Some((GameResult::BlackWins, RuleId::PerpetualCheck))
+    );
+    let mut e = Engine::uci();
+    e.send(&format!(
+        "position fen {PERPETUAL_CHECK_FEN} moves {PERPETUAL_CHECK_CYCLE} d8d9 i8i9 d9d8"
+    ));
+    let lines = e.go("depth 8");
+    assert_ne!(best_move(&lines), "i9i8", "{lines:?}");
+    let mate: i32 = field(last_score_line(&lines), "mate")
+        .unwrap_or_else(|| panic!("a mate score: {lines:?}"))
+        .parse()
+        .expect("a number");
+    assert!(mate < -1, "{lines:?}");
+    // Only the rule loss left (searchmoves): it is a loss in one move, not a large cp score.
+    let lines = e.go("depth 8 searchmoves i9i8");
+    assert_eq!(
+        field(last_score_line(&lines), "mate"),
+        Some("-1"),
+        "{lines:?}"
+    );
     e.quit();
 }
 
 #[test]
 fn continues_a_shuttle_the_opponent_chases_perpetually() {
-    // One lap already played: moving the horse back to b9 repeats the position after c7b9, and
-    // the chariot chased the horse on every move of that cycle. Red must break, so for Black the
-    // shuttle is a rule win; every other horse move keeps a merely level game.
+    // c7b9 makes the position occur for the third time, and the chariot chased the horse on
+    // every move of that cycle: the referee ends the game there, Red losing. For Black that is
+    // a rule win one ply away, scored like a mate in one; every other horse move keeps a merely
+    // level game.
+    assert_eq!(
+        referee(
+            CHASE_AFTER_C7B9_FEN,
+            &format!("{CHASE_NEARLY_TWO_LAPS} c7b9")
+        ),
+        Some((GameResult::BlackWins, RuleId::PerpetualChase))
+    );
     let mut e = Engine::uci();
-    e.send(&format!("position fen {CHASE_FEN} moves {CHASE_CYCLE}"));
+    e.send(&format!(
+        "position fen {CHASE_AFTER_C7B9_FEN} moves {CHASE_NEARLY_TWO_LAPS}"
+    ));
     let lines = e.go("depth 6");
     assert_eq!(best_move(&lines), "c7b9", "{lines:?}");
-    assert!(cp(last_score_line(&lines)) >= RULE_WIN_BAND, "{lines:?}");
-    for line in score_lines(&lines) {
-        assert!(!line.contains(" mate "), "{line}");
-    }
+    assert_eq!(
+        field(last_score_line(&lines), "mate"),
+        Some("1"),
+        "{lines:?}"
+    );
     e.quit();
 }
 
 #[test]
-fn never_continues_its_own_perpetual_chase() {
-    // Red to move after c7b9 c3b3 b9c7: b3c3 would complete a cycle in which Red chased the
-    // horse with every move, so Red plays something else and keeps a normal score.
+fn a_chase_in_the_game_history_is_not_a_win_at_its_second_occurrence() {
+    // After one lap, c7b9 repeats a position of the game for the second time only: the
+    // referee lets the game go on, and Red, the chaser, can still vary. The search must not
+    // score c7b9 as a rule win (it used to, at every depth).
+    assert_eq!(referee(CHASE_FEN, &format!("{CHASE_CYCLE} c7b9")), None);
     let mut e = Engine::uci();
-    e.send(&format!("position fen {CHASE_FEN} moves c7b9 c3b3 b9c7"));
-    for depth in [1, 4, 7] {
+    e.send(&format!("position fen {CHASE_FEN} moves {CHASE_CYCLE}"));
+    for depth in [1, 3, 6] {
         let lines = e.go(&format!("depth {depth}"));
-        assert_ne!(best_move(&lines), "b3c3", "depth {depth}: {lines:?}");
         for line in score_lines(&lines) {
-            assert!(cp(line).abs() < RULE_WIN_BAND, "depth {depth}: {line}");
+            assert!(cp(line).abs() < EVAL_BAND, "depth {depth}: {line}");
         }
     }
     e.quit();
@@ -128,13 +180,14 @@ fn never_continues_its_own_perpetual_chase() {
 
 #[test]
 fn repeated_histories_never_print_a_false_mate() {
-    // Positions reached with repetitions in the game history (perpetual check by Red, Red's own
-    // chase, shuffling in the opening): none has a forced mate within these depths, so no `info`
-    // line at any depth may say `mate`. Rule wins print as large `cp` scores instead.
+    // Positions reached with repetitions in the game history (Red's own chase, shuffling in
+    // the opening): the referee does not end the game within these depths (the offender can
+    // still vary and does) and nobody can be mated, so no `info` line at any depth may say
+    // `mate` (rule wins and losses print as mates). (After one lap of the perpetual check the
+    // search does print a mate, a real one: Red must break the checks and is then mated.)
     let games = [
-        format!("fen {PERPETUAL_CHECK_FEN} moves {PERPETUAL_CHECK_CYCLE}"),
-        format!("fen {PERPETUAL_CHECK_FEN} moves {PERPETUAL_CHECK_CYCLE} d8d9"),
-        format!("fen {CHASE_FEN} moves {CHASE_CYCLE} {CHASE_CYCLE}"),
+        format!("fen {CHASE_FEN} moves {CHASE_CYCLE}"),
+        format!("fen {CHASE_FEN} moves {CHASE_CYCLE} c7b9"),
         format!("fen {CHASE_FEN} moves {CHASE_CYCLE} c7b9 c3b3"),
         "startpos moves b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0".to_string(),
     ];
@@ -146,6 +199,53 @@ fn repeated_histories_never_print_a_false_mate() {
             let lines = e.go(&format!("depth {depth}"));
             for line in score_lines(&lines) {
                 assert!(!line.contains(" mate "), "{game}, depth {depth}: {line}");
+            }
+        }
+    }
+    e.quit();
+}
+
+/// Pikafish's "false mate 1" report (its issue 113): after these moves Red's h4g6 repeats a
+/// position of the game for the second time, a cycle in which the referee finds an offender,
+/// but the game goes on: Black can vary (after h6h8 g6h4 h8h6 h4g6 the game is a draw).
+const FALSE_MATE_FEN: &str =
+    "1rbaka3/3r5/n1c1b4/p1p1R3p/9/2c3P2/P3P3P/2NC2N2/4A4/R1BAK1B2 b - - 0 12";
+/// The moves of [`FALSE_MATE_FEN`]'s game.
+const FALSE_MATE_MOVES: &str = "d8d5 d2f2 d5f5 c0e2 c4c3 a3a4 b9b8 e6e4 f5f3 g2h4 b8h8 g4g5 \
+     f3g3 g5f5 g3h3 h4g6 h8h6 f5f6 h3f3 g6h4 f3h3";
+
+#[test]
+fn no_false_win_from_a_cycle_played_before_the_root() {
+    // The referee's view of the position and of its variations.
+    assert_eq!(referee(FALSE_MATE_FEN, FALSE_MATE_MOVES), None);
+    assert_eq!(
+        referee(FALSE_MATE_FEN, &format!("{FALSE_MATE_MOVES} h4g6")),
+        None
+    );
+    assert_eq!(
+        referee(
+            FALSE_MATE_FEN,
+            &format!("{FALSE_MATE_MOVES} h4g6 h6h8 g6h4 h8h6 h4g6")
+        ),
+        Some((GameResult::Draw, RuleId::RepetitionDraw))
+    );
+    // The position itself and the variations on the way to that draw: the game is open at every
+    // root, so no line may claim a mate or a rule win (it used to print `score cp 19999` with
+    // `pv h4g6`, a rule win in one ply).
+    let roots = [
+        FALSE_MATE_MOVES.to_string(),
+        format!("{FALSE_MATE_MOVES} h4g6"),
+        format!("{FALSE_MATE_MOVES} h4g6 h6h8"),
+        format!("{FALSE_MATE_MOVES} h4g6 h6h8 g6h4 h8h6"),
+    ];
+    let mut e = Engine::uci();
+    for moves in &roots {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {FALSE_MATE_FEN} moves {moves}"));
+        for depth in [1, 2, 5, 9] {
+            let lines = e.go(&format!("depth {depth}"));
+            for line in score_lines(&lines) {
+                assert!(cp(line).abs() < EVAL_BAND, "{moves}, depth {depth}: {line}");
             }
         }
     }
@@ -277,6 +377,7 @@ fn the_root_verdict_is_reported_at_the_repetition_threshold() {
 fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static str)> {
     let names = if uci {
         [
+            "RuleSet",
             "NoCaptureMoves",
             "CheckCounting",
             "CheckCap",
@@ -287,6 +388,7 @@ fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static st
         ]
     } else {
         [
+            "ruleset",
             "nocapturemoves",
             "checkcounting",
             "checkcap",
@@ -296,8 +398,17 @@ fn rule_option_values(uci: bool) -> Vec<(&'static str, &'static str, &'static st
             "barematerialdraw",
         ]
     };
-    let good = ["50", "Total", "3", "Draw", "false", "2", "false"];
-    let bad = ["201", "Sometimes", "-1", "Nobody", "maybe", "6", "7"];
+    let good = ["Asian", "50", "Total", "3", "Draw", "false", "2", "false"];
+    let bad = [
+        "Chinese",
+        "201",
+        "Sometimes",
+        "-1",
+        "Nobody",
+        "maybe",
+        "6",
+        "7",
+    ];
     names
         .into_iter()
         .zip(good)
@@ -368,7 +479,9 @@ fn ucci_rule_options_change_the_search() {
 #[test]
 fn ucci_banmoves_excludes_the_rule_winning_shuttle() {
     let mut e = Engine::ucci();
-    e.send(&format!("position fen {CHASE_FEN} moves {CHASE_CYCLE}"));
+    e.send(&format!(
+        "position fen {CHASE_AFTER_C7B9_FEN} moves {CHASE_NEARLY_TWO_LAPS}"
+    ));
     e.send("banmoves c7b9");
     let lines = e.go("depth 4");
     assert_ne!(best_move(&lines), "c7b9", "{lines:?}");
@@ -392,16 +505,17 @@ fn pophash_bounds(line: &str) -> Vec<i32> {
         .collect()
 }
 
-/// UCCI score units from which a score is a rule win (the internal band scaled to UCCI).
-const UCCI_RULE_WIN_BAND: i32 = 4_000;
+/// UCCI score units from which a score is a mate or a rule win (UCCI mates are 10000 minus the
+/// plies).
+const UCCI_RULE_WIN_BAND: i32 = 9_000;
 
 #[test]
 fn a_root_score_that_depends_on_the_game_history_is_not_stored() {
-    // After one lap of the chase, c7b9 wins by the rule only because of the game history: the
-    // table may keep the move for the position, but never that rule win as its score (UCCI
-    // `probe` shows the bounds stored for the position).
+    // After nearly two laps of the chase, c7b9 wins by the rule only because of the game
+    // history: the table may keep the move for the position, but never that rule win as its
+    // score (UCCI `probe` shows the bounds stored for the position).
     let mut e = Engine::ucci();
-    let with_history = format!("fen {CHASE_FEN} moves {CHASE_CYCLE}");
+    let with_history = format!("fen {CHASE_AFTER_C7B9_FEN} moves {CHASE_NEARLY_TWO_LAPS}");
     e.send(&format!("position {with_history}"));
     let lines = e.go("depth 6");
     assert_eq!(best_move(&lines), "c7b9", "{lines:?}");

@@ -4,7 +4,7 @@
 
 use cotuong::game::Game;
 use cotuong::limits::{SearchLimits, SOFT_NODES_HARD_CAP};
-use cotuong::search::score::RULE_WIN;
+use cotuong::search::score::{mate_in, MATE_BOUND};
 use cotuong::search::{
     Info, ScoreBound, SearchOptions, SearchResult, Searcher, THREAD_STACK_BYTES,
 };
@@ -123,11 +123,12 @@ fn multipv_lines_are_distinct_and_exact() {
 
 #[test]
 fn the_game_history_decides_repetitions() {
-    // A chariot chases an unprotected horse that shuttles c7-b9: after one lap, going back to
-    // b9 repeats the game's position and the chaser loses by rule.
-    let start = Position::from_fen("3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1").unwrap();
+    // A chariot chases an unprotected horse that shuttles c7-b9. The game starts after the
+    // horse's first c7b9 and runs nearly two laps: c7b9 now makes that position occur for the
+    // third time, and the chaser loses by rule (scored like a mate in one ply).
+    let start = Position::from_fen("1n1akab2/9/4b4/9/9/9/2R6/9/9/3K5 w - - 1 2").unwrap();
     let mut g = Game::new(start.clone());
-    for text in ["c7b9", "c3b3", "b9c7", "b3c3"] {
+    for text in ["c3b3", "b9c7", "b3c3", "c7b9", "c3b3", "b9c7", "b3c3"] {
         let mv = g.position().parse_move(text, RankBase::Zero).unwrap();
         g.play(mv).unwrap();
     }
@@ -139,7 +140,7 @@ fn the_game_history_decides_repetitions() {
     let mut s = Searcher::new(8, 1).unwrap();
     let r = s.search(&g, &limits, &options, &mut |_| {}).unwrap();
     assert_eq!(move_text(r.best, RankBase::Zero), "c7b9");
-    assert!(r.score >= RULE_WIN - 128, "{}", r.score);
+    assert_eq!(r.score, mate_in(1));
     // The same position without the history: no rule win in sight.
     s.clear();
     let fresh = s
@@ -150,7 +151,7 @@ fn the_game_history_decides_repetitions() {
             &mut |_| {},
         )
         .unwrap();
-    assert!(fresh.score.abs() < RULE_WIN - 128);
+    assert!(fresh.score.abs() < MATE_BOUND);
 }
 
 #[test]

@@ -5,6 +5,14 @@
 //! (default 0 and 1); surrounding whitespace and CRLF. Written: always the six-field canonical
 //! form with `w`/`b` and N/B letters. Every malformed input is a [`FenError`] naming the field and
 //! the offending text; no input panics.
+//!
+//! Composed positions (study and rule-book diagrams) sometimes put an advisor, elephant or
+//! soldier where no game from the initial position can bring it, e.g. a soldier behind its
+//! starting rank. Such a position is still playable by the movement rules, so it is accepted
+//! with a [`FenWarning`] that [`Position::from_fen_with_warnings`] returns beside it (engine-core
+//! does no I/O; the caller prints it). A position that cannot be played at all is still refused:
+//! a general outside its palace (it would have no moves), more pieces of a kind than a side owns,
+//! facing generals, or the side not to move in check.
 
 use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
@@ -39,9 +47,8 @@ pub enum FenError {
     MissingGeneral { color: Color },
     /// More pieces of a kind than a side starts with.
     TooManyPieces { piece: Piece, count: u32 },
-    /// A general outside its palace, or an advisor, elephant or soldier on a square it can never
-    /// reach from its starting squares.
-    UnreachableSquare { piece: Piece, square: Square },
+    /// A general outside its palace.
+    GeneralOutsidePalace { color: Color, square: Square },
     /// The generals face each other on an open file.
     GeneralsFacing,
     /// The side that just moved is in check, so its general could be captured.
@@ -89,11 +96,10 @@ impl fmt::Display for FenError {
                 piece.kind().name(),
                 piece.kind().max_count()
             ),
-            FenError::UnreachableSquare { piece, square } => write!(
+            FenError::GeneralOutsidePalace { color, square } => write!(
                 f,
-                "{} {} on {square}, a square it can never reach",
-                piece.color().name(),
-                piece.kind().name()
+                "{} general on {square}, outside its palace",
+                color.name()
             ),
             FenError::GeneralsFacing => write!(f, "the generals face each other on an open file"),
             FenError::SideNotToMoveInCheck => {
@@ -108,7 +114,61 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// Whether `piece` may ever stand on `sq` in a game from the standard setup.
+/// Something unusual about a FEN that is accepted all the same: the position can be played, but
+/// it cannot arise in a game from the initial position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FenWarning {
+    /// An advisor, elephant or soldier on a square it can never reach from its starting squares.
+    UnreachableSquare { piece: Piece, square: Square },
+}
+
+impl fmt::Display for FenWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenWarning::UnreachableSquare { piece, square } => write!(
+                f,
+                "{} {} on {square}",
+                piece.color().name().to_lowercase(),
+                piece.kind().name()
+            ),
+        }
+    }
+}
+
+/// The warnings of one FEN, in board order; displayed as one line (empty when there are none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FenWarnings(Vec<FenWarning>);
+
+impl FenWarnings {
+    /// Whether the FEN raised no warning.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The warnings, in board order (rank 9 first, file a first).
+    pub fn as_slice(&self) -> &[FenWarning] {
+        &self.0
+    }
+}
+
+impl fmt::Display for FenWarnings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let list: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        write!(
+            f,
+            "composed position: {} {} where no game from the initial position can bring {}",
+            list.join(", "),
+            if list.len() == 1 { "stands" } else { "stand" },
+            if list.len() == 1 { "it" } else { "them" },
+        )
+    }
+}
+
+/// Whether `piece` may ever stand on `sq` in a game from the standard setup (for a general: in its
+/// palace).
 fn square_reachable(piece: Piece, sq: Square) -> bool {
     // Work in Red's frame: flip Black's squares.
     let rel = match piece.color() {
@@ -138,8 +198,17 @@ fn parse_counter(field: &'static str, text: &str) -> Result<u16, FenError> {
 }
 
 impl Position {
-    /// Parses a FEN (leniently, see the module docs) and validates the position.
+    /// Parses a FEN (leniently, see the module docs) and validates the position. Composed
+    /// positions are accepted silently; use [`Position::from_fen_with_warnings`] to learn about
+    /// them.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with_warnings(fen).map(|(pos, _)| pos)
+    }
+
+    /// Parses a FEN like [`Position::from_fen`] and also returns what is unusual about it (pieces
+    /// no game could have brought where they stand), for the caller to show.
+    pub fn from_fen_with_warnings(fen: &str) -> Result<(Position, FenWarnings), FenError> {
+        let mut warnings = Vec::new();
         let mut fields = fen.split_ascii_whitespace();
         let board = fields.next().ok_or(FenError::Empty)?;
         let mut pos = Position::empty();
@@ -164,7 +233,13 @@ impl Position {
                             });
                         }
                         if !square_reachable(piece, sq) {
-                            return Err(FenError::UnreachableSquare { piece, square: sq });
+                            if piece.kind() == PieceKind::General {
+                                return Err(FenError::GeneralOutsidePalace {
+                                    color: piece.color(),
+                                    square: sq,
+                                });
+                            }
+                            warnings.push(FenWarning::UnreachableSquare { piece, square: sq });
                         }
                         pos.put(piece, sq);
                     }
@@ -235,7 +310,7 @@ impl Position {
             return Err(FenError::SideNotToMoveInCheck);
         }
         pos.checkers = pos.compute_checkers(pos.side);
-        Ok(pos)
+        Ok((pos, FenWarnings(warnings)))
     }
 
     /// The canonical six-field FEN (`w`/`b`, N/B letters).
@@ -360,10 +435,21 @@ mod tests {
                 },
             ),
             (
-                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w",
-                UnreachableSquare {
-                    piece: Piece::new(Color::Red, PieceKind::Advisor),
-                    square: Square::new(3, 1).unwrap(),
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w",
+                MissingGeneral { color: Color::Red },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4KC1/9/RNBA1ABNR w",
+                GeneralOutsidePalace {
+                    color: Color::Red,
+                    square: Square::new(6, 2).unwrap(),
+                },
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/9/4k4/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                GeneralOutsidePalace {
+                    color: Color::Black,
+                    square: Square::new(4, 4).unwrap(),
                 },
             ),
             ("4k4/9/9/9/9/9/9/9/9/4K4 w", GeneralsFacing),
@@ -379,5 +465,47 @@ mod tests {
             assert_eq!(Position::from_fen(fen).unwrap_err(), *err, "{fen}");
             assert!(!err.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn composed_positions_are_accepted_with_one_warning_line() {
+        // A red advisor off the palace diagonals and a red soldier behind its starting rank.
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/P2A5/RNB1KABNR w - - 0 1";
+        let (pos, warnings) = Position::from_fen_with_warnings(fen).expect("accepted");
+        assert_eq!(
+            warnings.as_slice(),
+            [
+                FenWarning::UnreachableSquare {
+                    piece: Piece::new(Color::Red, PieceKind::Soldier),
+                    square: Square::new(0, 1).unwrap(),
+                },
+                FenWarning::UnreachableSquare {
+                    piece: Piece::new(Color::Red, PieceKind::Advisor),
+                    square: Square::new(3, 1).unwrap(),
+                },
+            ]
+        );
+        let line = warnings.to_string();
+        assert_eq!(
+            line,
+            "composed position: red soldier on a1, red advisor on d1 stand where no game from \
+             the initial position can bring them"
+        );
+        assert!(!line.contains('\n'));
+        // The position is playable: the soldier on a1 may step forward, the advisor cannot move.
+        assert!(pos.is_legal(crate::parse_move("a1a2", crate::RankBase::Zero).unwrap()));
+        assert_eq!(Position::from_fen(fen).expect("accepted").to_fen(), fen);
+        // A black elephant across the river: one warning, singular wording.
+        let (_, w) =
+            Position::from_fen_with_warnings("4k4/9/9/9/9/4b4/9/9/9/3K5 w").expect("accepted");
+        assert_eq!(
+            w.to_string(),
+            "composed position: black elephant on e4 stands where no game from the initial \
+             position can bring it"
+        );
+        // Ordinary positions carry no warning.
+        let (_, none) = Position::from_fen_with_warnings(START_FEN).expect("start");
+        assert!(none.is_empty());
+        assert_eq!(none.to_string(), "");
     }
 }

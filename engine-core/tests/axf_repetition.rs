@@ -1,11 +1,12 @@
 //! The 33 repetition cases of `shared/testdata/axf-repetition.tsv` (Asian rules, ranks 0-9,
 //! expected results from an independent referee, from the side to move's view), judged by
-//! `rules::adjudicate` with the default (Vietnamese Law) options.
+//! `rules::adjudicate` under each rule set.
 //!
-//! Where the Vietnamese Law requires a different verdict than the file, [`LAW_OVERRIDES`] holds
-//! the Law's verdict and the article; the test asserts the Law's verdict for those cases.
+//! Under [`RuleSet::Asian`] every asserted case must get the file's verdict. Under the Law
+//! ([`RuleSet::Vietnamese`], the default), [`LAW_OVERRIDES`] holds the cases where the Law
+//! requires another verdict, with the article; the file's verdict is asserted for the rest.
 
-use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions};
+use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions, RuleSet};
 use engine_core::{Color, Position, RankBase};
 
 /// The shared test data lives beside the repository (`../shared`), as in CI.
@@ -14,19 +15,40 @@ const DATA_PATH: &str = concat!(
     "/../../shared/testdata/axf-repetition.tsv"
 );
 
-/// Cases where the file's expectation is replaced by the Law's verdict: (id, expected from the
-/// side to move's view, article). None of the 32 asserted cases needs one: the Law agrees with
-/// the file on all of them. F31 is "unasserted" in the file; the Law decides it.
-const LAW_OVERRIDES: &[(&str, &str, &str)] = &[(
-    "F31",
-    "win",
+/// Cases where the Law's verdict replaces the file's (Asian) expectation: (id, expected from the
+/// side to move's view, article).
+const LAW_OVERRIDES: &[(&str, &str, &str)] = &[
+    // Red's d4f4 gives check (the cannon f4 screens through the cannon f6 to the general f9)
+    // while it re-creates the f6 cannon's attack on the black soldier f1; f4d4 attacks it by
+    // discovery. One check, one chase: under the Law a checking move is only a check, so Red
+    // does not chase perpetually. The Asian rules count the attack: Red loses there.
+    (
+        "F5",
+        "draw",
+        "Điều 23 point 2 (một chiếu một bắt), Điều 24.8",
+    ),
+    (
+        "F11",
+        "draw",
+        "Điều 23 point 2 (một chiếu một bắt), Điều 24.8",
+    ),
+    // Black's b1b3 checks by discovery (cannon a1 over the advisor e1) while the chariot attacks
+    // the red cannon d3; b3b1 gives the cannon a1 its screen against the red cannon d1, which can
+    // take it back (cannon against cannon: an offer). One check, one offer: no offence under the
+    // Law; the Asian rules count both moves as chases of the red cannon and Black loses.
+    (
+        "F10",
+        "draw",
+        "Điều 23 point 2, Điều 24.8; Điều 24.20, 24.36 (offer between cannons)",
+    ),
     // After e9f9 the black horse e5 is no longer pinned and attacks the unprotected red cannon
     // f3; after f9e9 the red horse e1 can no longer recapture on f3 (the generals would face):
     // each black general move creates a threat by the horse on the same cannon, protected only
     // falsely. Điều 22 term 16, Điều 24.30 (false protection), discovered threats counted as the
-    // move's own (our reading of Điều 24.26, digest §8 item 4). Black loses.
-    "Điều 24.30",
-)];
+    // move's own (our reading of Điều 24.26, digest §8 item 4). Black loses. The file leaves
+    // this case unasserted.
+    ("F31", "win", "Điều 24.30"),
+];
 
 struct Case {
     id: String,
@@ -74,11 +96,11 @@ fn view(result: GameResult, side: Color) -> &'static str {
     }
 }
 
-#[test]
-fn all_33_axf_cases() {
+/// Judges every case under `rule_set`; `overrides` replace the file's expectation.
+fn check_all(rule_set: RuleSet, overrides: &[(&str, &str, &str)]) {
     let cases = cases();
     assert_eq!(cases.len(), 33, "the file holds 33 cases");
-    let options = RuleOptions::default();
+    let options = RuleOptions::for_rule_set(rule_set);
     let mut failures = Vec::new();
     for case in &cases {
         let start = Position::from_fen(&case.fen).expect("valid FEN");
@@ -104,13 +126,14 @@ fn all_33_axf_cases() {
             verdict.rule
         );
         let got = view(verdict.result, case.side_to_move);
-        let expected = LAW_OVERRIDES
+        let expected = overrides
             .iter()
             .find(|(id, _, _)| *id == case.id)
             .map_or(case.expected.as_str(), |(_, e, _)| e);
         println!(
-            "{} {} got {} ({}): {}",
+            "{} [{}] {} got {} ({}): {}",
             case.id,
+            rule_set.name(),
             case.comment,
             got,
             verdict.rule.id(),
@@ -124,4 +147,25 @@ fn all_33_axf_cases() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn axf_cases_under_the_asian_rules_match_the_file() {
+    check_all(RuleSet::Asian, &[]);
+}
+
+#[test]
+fn axf_cases_under_the_law() {
+    check_all(RuleSet::Vietnamese, LAW_OVERRIDES);
+}
+
+#[test]
+fn law_overrides_are_real_differences() {
+    // Every asserted override names a case the Asian rules decide as the file says, so each one
+    // documents a difference between the two books rather than a referee error.
+    let cases = cases();
+    for (id, law, _) in LAW_OVERRIDES {
+        let case = cases.iter().find(|c| c.id == *id).expect("known case");
+        assert_ne!(case.expected, *law, "{id}: override equals the file");
+    }
 }

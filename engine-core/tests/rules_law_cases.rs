@@ -1,18 +1,19 @@
 //! Repetition cases built to realise the principles of Điều 23 and the Điều 24 examples of the
 //! Vietnamese Law (the Law's figures survive only as captions, so each position is constructed).
 //!
-//! Every case gives a FEN, the moves (ICCS, ranks 0-9, each checked legal by the parser), the
-//! expected verdict under the default options, and a comment naming the principle and the
-//! article or example it realises. Each case is judged twice: by the game-level `adjudicate`
-//! (the repetition's third occurrence) and by the search-level `judge_cycle` on the last cycle,
-//! which must agree.
+//! Every case gives a FEN, the moves (ICCS, ranks 0-9, each checked legal by the parser; the
+//! FENs and move sequences were also checked legal with Fairy-Stockfish through pyffish), the
+//! Law's verdict, and a comment naming the principle and the article or example it realises.
+//! Each case is judged twice: by the game-level `adjudicate` (the repetition's third occurrence)
+//! and by the search-level `judge_cycle` on the last cycle, which must agree.
 //!
-//! Cases where Fairy-Stockfish (Asian rules) reaches another verdict are marked "differs from the
-//! Asian rules"; the Law's verdict is asserted.
+//! Every case is also judged under the Asian rules: [`ASIAN_DIFFERENCES`] lists the cases where
+//! that rule set decides otherwise (the Law's verdict is asserted under the Law, the Asian one
+//! under the Asian rules); all other cases must get the Law's verdict under both.
 
 use engine_core::rules::{
     adjudicate, judge_cycle, judge_cycle_with, ChaseRules, CheckVersusChase, CycleVerdict, RuleId,
-    RuleOptions,
+    RuleOptions, RuleSet,
 };
 use engine_core::{Color, Move, Position, RankBase};
 
@@ -231,14 +232,35 @@ const CASES: &[LawCase] = &[
         moves: "b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7",
         expect: Draw,
     },
-    // Điều 23 point 8, Điều 24.32 (Hình 92-93): the same, but the red chariot is protected by the
-    // chariot i2 while the black chariot is not: an exchange offer that is also a threat to win
-    // the chariot is still a chase. Red loses. (Differs from the Asian rules, which never count
-    // a chariot attacking a chariot.)
+    // Điều 24.20 first bullet, Điều 24.36: the same, but the red chariot is protected by the
+    // chariot i2 while the black chariot is not. The black chariot can still take the red one,
+    // so this is an offer "whether or not the offering piece is protected" (Hình 51-52). Draw.
+    // (Until this rule was fixed the referee called it a chase combined with an exchange offer,
+    // Điều 23 point 8; that article is about another piece chasing the same target, 24.32.)
     LawCase {
-        name: "chase combined with an exchange offer",
+        name: "protected chariot offering itself to a chariot",
         fen: "3k5/9/r8/9/9/9/9/1R6R/9/4K4 w - - 0 1",
         moves: "b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7",
+        expect: Draw,
+    },
+    // Điều 24.20 first bullet (Hình 53-54 are cannon against cannon), 24.36: the red cannon,
+    // protected by the chariot i2, follows the unprotected black cannon from the a-file (screen:
+    // the soldier a3) to the b-file (screen: the soldier b5). Each time the black cannon can take
+    // the red one over the same screen: a perpetual offer, not a chase. Draw.
+    LawCase {
+        name: "protected cannon offering itself to a cannon",
+        fen: "3k5/9/c8/9/1P7/9/P8/1C6R/9/4K4 w - - 0 1",
+        moves: "b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7",
+        expect: Draw,
+    },
+    // Điều 24.20 second bullet, Điều 24.23 (Hình 64): the black chariot is confined to the e-file
+    // by the red cannon e1 (the advisor e8 and the general e9 behind it), so it can never take
+    // the red chariot that attacks it along the ranks: no offer. It is unprotected: Red chases it
+    // perpetually and loses.
+    LawCase {
+        name: "chariot chasing a chariot confined by a cannon",
+        fen: "3ak4/4a4/9/R8/4r4/9/9/9/4C4/3K5 w - - 0 1",
+        moves: "a6a5 e5e6 a5a6 e6e5 a6a5 e5e6 a5a6 e6e5",
         expect: Loses(Red, PerpetualChase),
     },
     // Điều 24.36: the red cannon steps onto a square where a black chariot can take it for
@@ -285,6 +307,143 @@ const CASES: &[LawCase] = &[
         moves: "a5a6 e5e6 a6a5 e6e5 a5a6 e5e6 a6a5 e6e5",
         expect: Draw,
     },
+    // Checks mixed with attacks. Điều 23 point 2 ("một chiếu một bắt"), Điều 24.8 (Hình 13): a
+    // checking move is a check and nothing else, even when the checking piece also attacks the
+    // chased piece. Here c8f8 checks the general on f9 and attacks the horse f5, and uncovers the
+    // chariot c7 against the unprotected horse c9; f8c8 attacks c9 again. One check, one chase:
+    // draw. (The Asian rules count the checking move's attack on c9: Red loses there.)
+    LawCase {
+        name: "check that attacks, then attack (chariot)",
+        fen: "2n1k4/2R6/2R6/9/5n3/9/9/9/5K3/N8 b - - 0 1",
+        moves: "e9f9 c8f8 f9e9 f8c8 e9f9 c8f8 f9e9 f8c8",
+        expect: Draw,
+    },
+    // Điều 23 point 2, Điều 24.8: c7e7 checks the general on e9, attacks the unprotected horse f7
+    // and uncovers the chariot c8 against the unprotected elephant c5; e7c7 attacks c5 again (and
+    // f7). Every red move hits the elephant, but one of the two is a check: draw. (Asian: Red
+    // loses.)
+    LawCase {
+        name: "check that attacks, then attack (elephant)",
+        fen: "5k3/2R6/2R2n3/9/2b6/9/9/9/3K5/4N4 b - - 0 1",
+        moves: "f9e9 c7e7 e9f9 e7c7 f9e9 c7e7 e9f9 e7c7",
+        expect: Draw,
+    },
+    // Điều 23 point 2, Điều 24.8: the black chariots take turns on the unprotected crossed red
+    // soldier a5 (a chariot may not chase one, Điều 24.27); e5e1 does it by uncovering the
+    // chariot g5 while it checks the general on d1. One check, one chase: draw. (Asian: Black
+    // loses.)
+    LawCase {
+        name: "check that uncovers an attack, then attack",
+        fen: "3n5/4k4/9/9/P5r2/9/9/9/4r4/3K5 b - - 0 1",
+        moves: "e1e5 d0d1 e5e1 d1d0 e1e5 d0d1 e5e1 d1d0",
+        expect: Draw,
+    },
+    // Mate threats. Điều 22 term 3, Điều 23 point 2, Điều 24.5 (Hình 6-8) and 24.14 Hình 38: c7c8
+    // attacks the black cannon d8, protected only falsely (the general cannot take back: the
+    // generals would face), and threatens c8c9 mate; c8c7 attacks it again on d7. A move that
+    // threatens mate is a mate threat, which may be repeated, so Red is not chasing
+    // perpetually: draw. (Asian: the forbidden reading wins, Red loses.)
+    LawCase {
+        name: "mate threat on a falsely protected piece",
+        fen: "3k5/3c5/2R6/9/9/9/5N3/3K5/9/9 w - - 0 1",
+        moves: "c7c8 d8d7 c8c7 d7d8 c7c8 d8d7 c8c7 d7d8",
+        expect: Draw,
+    },
+    // Điều 23 point 2, Điều 24.5: the chariot b5 goes to b8 to attack the unprotected cannon e8
+    // (with the chariot f8); the cannon drops to e5, and b8b5 attacks it there while threatening
+    // b5b9 mate (the chariot f8 now holds the 8th rank). The black cannon returns to e8 to
+    // block. Red's mating attack is not a perpetual chase: draw. (Asian: Red loses.)
+    LawCase {
+        name: "mating attack that keeps hitting a cannon",
+        fen: "3k5/4cR3/6P2/9/1R7/3p5/9/9/9/4K4 w - - 0 1",
+        moves: "b5b8 e8e5 b8b5 e5e8 b5b8 e8e5 b8b5 e5e8",
+        expect: Draw,
+    },
+    // Who is chasing. Điều 24.22 (Hình 61-62): the red cannon b3 attacks the black chariot i3
+    // over a screen on every red move: first its own cannon d3, then the black cannon f3, while
+    // the chariot never moves. Black's cannon only blocks (f5f3, an offer to the cannon b3 that
+    // can take it back) and retreats (f3f5, which lets the chariot attack b3). Only Red chases:
+    // Red loses. (The referee used to count the block as a chase and call it a mutual chase.)
+    LawCase {
+        name: "cannon chasing a chariot over moving screens",
+        fen: "9/n3kc3/9/9/5c3/3C5/1C6r/3K5/9/9 w - - 0 1",
+        moves: "d4d3 f5f3 d3d4 f3f5 d4d3 f5f3 d3d4 f3f5",
+        expect: Loses(Red, PerpetualChase),
+    },
+    // Điều 24.22 with colours reversed: the black cannon a9 attacks the red chariot i9 over its own
+    // cannon (f5f9) and then over the red cannon (f9f5 after h4h9). Red's cannon only blocks,
+    // offering itself to a9, and retreats. Black loses.
+    LawCase {
+        name: "cannon chasing a chariot over moving screens (black)",
+        fen: "c7R/3k5/9/9/5c3/7C1/9/5K3/9/9 b - - 0 1",
+        moves: "f5f9 h4h9 f9f5 h9h4 f5f9 h4h9 f9f5 h9h4",
+        expect: Loses(Black, PerpetualChase),
+    },
+    // Điều 24.11, 24.14 Hình 38 ("B Cannon alternates attacking a Horse and threatening mate"):
+    // the red horse takes turns with the red cannon c1 against the black chariot c5 (a horse or
+    // cannon may not chase a chariot). Black's c2e2 threatens c5f5 mate while it attacks the red
+    // cannon e7, so Black's moves are not all chases: only Red chases, Red loses. (Asian: the
+    // mate threat counts as a chase too, both sides chase, draw.)
+    LawCase {
+        name: "chase answered by a mate threat",
+        fen: "9/3k5/4C4/6c2/2r6/9/2N6/2r6/2C2K3/9 w - - 0 1",
+        moves: "c3b5 c2e2 b5c3 e2c2 c3b5 c2e2 b5c3 e2c2",
+        expect: Loses(Red, PerpetualChase),
+    },
+    // Điều 24.9 (Hình 14-16: one check, one idle move, is allowed) with a chase on the other side:
+    // the black horse attacks the red cannon on every move, once while it moves out of the line
+    // of the cannon's check (d7c9 answers b6b7's check by removing the screen). The chasing move
+    // that parries a check still chases: Black loses; Red's check and retreat are no offence.
+    LawCase {
+        name: "chase that parries a check",
+        fen: "2n6/9/4k4/1C7/4p4/9/9/9/9/5K3 b - - 0 1",
+        moves: "c9d7 b6b7 d7c9 b7b6 c9d7 b6b7 d7c9 b7b6",
+        expect: Loses(Black, PerpetualChase),
+    },
+    // Điều 24.9 and 23 point 3: h8h9 checks over the black horse as a screen and escapes its
+    // attack; the horse answers by stepping off the line to g7, attacking the cannon again, and
+    // back to f9 after the cannon retreats. Black loses.
+    LawCase {
+        name: "chase that parries a check (cannon screen)",
+        fen: "3k1n3/7C1/9/9/3C5/9/9/3K5/9/9 w - - 0 1",
+        moves: "h8h9 f9g7 h9h8 g7f9 h8h9 f9g7 h9h8 g7f9",
+        expect: Loses(Black, PerpetualChase),
+    },
+    // Điều 24.9, 24.29: the red cannon checks over the black chariot f7 (g6f6); the chariot
+    // parries by leaving the file for b7, attacking the unprotected red horse b6; after the cannon
+    // returns, the chariot goes back and uncovers the chariot b9 against the horse. Two chariots
+    // take turns on one piece: Black loses.
+    LawCase {
+        name: "two pieces chasing one, one move parrying a check",
+        fen: "1r3k3/9/5r3/1N4C2/9/9/1c7/9/9/4K4 w - - 0 1",
+        moves: "g6f6 f7b7 f6g6 b7f7 g6f6 f7b7 f6g6 b7f7",
+        expect: Loses(Black, PerpetualChase),
+    },
+];
+
+/// Cases that the Asian rules decide otherwise, with their verdict there.
+const ASIAN_DIFFERENCES: &[(&str, Expect)] = &[
+    (
+        "check that attacks, then attack (chariot)",
+        Loses(Red, PerpetualChase),
+    ),
+    (
+        "check that attacks, then attack (elephant)",
+        Loses(Red, PerpetualChase),
+    ),
+    (
+        "check that uncovers an attack, then attack",
+        Loses(Black, PerpetualChase),
+    ),
+    (
+        "mate threat on a falsely protected piece",
+        Loses(Red, PerpetualChase),
+    ),
+    (
+        "mating attack that keeps hitting a cannon",
+        Loses(Red, PerpetualChase),
+    ),
+    ("chase answered by a mate threat", Draw),
 ];
 
 /// Parses and plays the case's moves, asserting each is legal.
@@ -358,8 +517,9 @@ fn verdict_as_expect(case: &LawCase, options: &RuleOptions) -> Expect {
 
 #[test]
 fn law_cases_under_default_options() {
-    assert!(CASES.len() >= 25);
+    assert!(CASES.len() >= 40);
     let options = RuleOptions::default();
+    assert_eq!(options.rule_set, RuleSet::Vietnamese);
     let mut failures = Vec::new();
     for case in CASES {
         let got = verdict_as_expect(case, &options);
@@ -371,6 +531,50 @@ fn law_cases_under_default_options() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn law_cases_under_the_asian_rules() {
+    let options = RuleOptions::for_rule_set(RuleSet::Asian);
+    let mut failures = Vec::new();
+    for case in CASES {
+        let expected = ASIAN_DIFFERENCES
+            .iter()
+            .find(|(name, _)| *name == case.name)
+            .map_or(case.expect, |&(_, e)| e);
+        let got = verdict_as_expect(case, &options);
+        if got != expected {
+            failures.push(format!("{}: expected {expected:?}, got {got:?}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every listed difference names a case and really differs from the Law's verdict.
+    for (name, asian) in ASIAN_DIFFERENCES {
+        assert_ne!(case(name).expect, *asian, "{name}");
+    }
+}
+
+#[test]
+fn draws_explain_why_checks_and_mate_threats_are_not_chases() {
+    let options = RuleOptions::default();
+    let explain = |name: &str| {
+        let (start, moves, _) = replay(case(name));
+        adjudicate(&start, &moves, &options)
+            .expect("a verdict")
+            .explanation
+    };
+    let text = explain("check that attacks, then attack (chariot)");
+    assert!(text.contains("Red checked on 2 of its 4 moves"), "{text}");
+    assert!(text.contains("Điều 24.8"), "{text}");
+    let text = explain("mate threat on a falsely protected piece");
+    assert!(text.contains("mate threat"), "{text}");
+    assert!(text.contains("Điều 24.5"), "{text}");
+    // Under the Asian rules the verdict says which rule book decided it.
+    let (start, moves, _) = replay(case("check that attacks, then attack (chariot)"));
+    let asian =
+        adjudicate(&start, &moves, &RuleOptions::for_rule_set(RuleSet::Asian)).expect("a verdict");
+    assert_eq!(asian.rule, PerpetualChase);
+    assert!(asian.explanation.contains("Asian"), "{}", asian.explanation);
 }
 
 fn case(name: &str) -> &'static LawCase {

@@ -99,7 +99,7 @@ impl Evaluator {
     }
 
     /// The static evaluation of `pos`, the position the notifications led to: side-to-move
-    /// relative, never a mate score, always well inside `±search::score::RULE_WIN`.
+    /// relative, never a mate score, always well inside `±search::score::MATE_BOUND`.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         match self {

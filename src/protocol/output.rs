@@ -101,6 +101,11 @@ pub fn error(text: &str) -> String {
     info_string(&format!("error: {text}"))
 }
 
+/// A warning line, for input accepted all the same: `info string warning: <text>`.
+pub fn warning(text: &str) -> String {
+    info_string(&format!("warning: {text}"))
+}
+
 /// A move in the session's notation.
 pub fn mv(m: Move, f: &WireStyle) -> String {
     move_text(m, f.rank_base)

@@ -105,11 +105,13 @@ impl Session {
             }
             Command::Position(spec) => {
                 let base = self.style().rank_base;
-                if let Err(e) = self
+                match self
                     .engine
                     .set_position(spec.fen.as_deref(), &spec.moves, base)
                 {
-                    self.error(&e);
+                    Ok(Some(warnings)) => self.out.line(&output::warning(&warnings.to_string())),
+                    Ok(None) => {}
+                    Err(e) => self.error(&e),
                 }
             }
             Command::BanMoves(list) => {

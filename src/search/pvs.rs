@@ -10,10 +10,8 @@ use super::params::{
     NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
     SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
 };
-use super::rules::{rule_outcome, RuleDependency};
-use super::score::{
-    from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN,
-};
+use super::rules::{rule_outcome, RuleDependency, RuleNode};
+use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{NodeKind, Worker, NO_REPETITION};
@@ -62,17 +60,19 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) =
-            rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules)
-        {
-            match outcome.depends_on {
-                RuleDependency::Position => {}
-                RuleDependency::Repetition { first } => {
-                    self.rep_horizon = self.rep_horizon.min(first);
+        match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules) {
+            RuleNode::Open => {}
+            RuleNode::Pending { first } => self.rep_horizon = self.rep_horizon.min(first),
+            RuleNode::Decided(outcome) => {
+                match outcome.depends_on {
+                    RuleDependency::Position => {}
+                    RuleDependency::Repetition { first } => {
+                        self.rep_horizon = self.rep_horizon.min(first);
+                    }
+                    RuleDependency::NoCaptureCounter => self.hit_no_capture_limit = true,
                 }
-                RuleDependency::NoCaptureCounter => self.hit_no_capture_limit = true,
+                return outcome.score;
             }
-            return outcome.score;
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
@@ -116,7 +116,7 @@ impl Worker<'_> {
             && self.frames[ply - 2].static_eval != -INFINITE
             && static_eval > self.frames[ply - 2].static_eval;
 
-        if !pv_node && !in_check && beta.abs() < RULE_WIN {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Step 5. Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
                 return eval;

@@ -4,7 +4,7 @@
 use super::params::{
     ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW,
 };
-use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY, RULE_WIN};
+use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::tt::Bound;
 use super::worker::{Frame, NodeKind, Worker, NO_REPETITION};
 use super::{Info, ScoreBound};
@@ -96,7 +96,7 @@ impl Worker<'_> {
         let depth = self.root_depth;
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < RULE_WIN {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)

@@ -1,17 +1,31 @@
 //! Rule outcomes inside the search: the no-capture limit, insufficient material and repetitions,
-//! all decided by the engine-core referee under the engine's one [`RuleOptions`].
+//! all decided by the engine-core referee under the engine's one [`RuleOptions`] (rule set
+//! included), so the search and `cotuong judge` classify every move alike.
 //!
 //! The repetition verdict comes from the referee through one function, [`judge_repetition`]
-//! (`judge_cycle_with`, the same judge `cotuong judge` and the match runner use). Inside the
-//! search the *first* repetition of a position is judged: repeating is never better the second
-//! time, so there is no reason to wait for the threshold the root verdict uses.
+//! (`judge_cycle_with`, the same judge `cotuong judge` and the match runner use). When it is
+//! decisive depends on where the cycle lies:
+//! - **Inside the tree** (its earlier occurrence is the root or a node below it): judged at the
+//!   *second* occurrence. Both sides chose every move of the cycle in the tree, so repeating is
+//!   never better the second time, and there is no reason to wait for the threshold.
+//! - **Reaching into the game history** (its earlier occurrence was played before the root): the
+//!   offender has not chosen to repeat inside the tree and can still vary, so the verdict counts
+//!   only at the occurrence the rules name ([`RuleOptions::repetition_threshold`], counting the
+//!   game's occurrences too), where the referee would end the game. Before that a cycle the
+//!   referee calls a draw scores as a draw; a cycle with an offender is not an outcome at all: the
+//!   node is searched on, so the offender's choice (vary, or go on to the threshold and lose) is
+//!   found by the search instead of being assumed.
+//!
+//! Rule losses score like being mated at the same distance ([`mated_in`]), so the search prefers
+//! whichever loss, by mate or by rule, comes later (longest resistance), and a rule win prints as
+//! a mate score: the game ends there as surely as by mate.
 //!
 //! Scores produced here depend on the path to the node (not only on its key), so the search
 //! returns them before touching the transposition table and never stores them; what each outcome
 //! depends on is reported in [`RuleOutcome::depends_on`] so that the search can keep such scores
 //! out of the table in the nodes above as well (the policy is documented in `search::tt`).
 
-use super::score::{mated_in, DRAW, RULE_WIN};
+use super::score::{mate_in, mated_in, DRAW};
 use engine_core::rules::{judge_cycle_with, CycleVerdict, RuleOptions};
 use engine_core::{Move, Position};
 
@@ -42,18 +56,35 @@ pub struct RuleOutcome {
     pub depends_on: RuleDependency,
 }
 
-/// Scores a repetition: `cycle` holds the moves from the earlier occurrence of `pos` to now.
+/// What the rules say about a node before it is searched.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RuleNode {
+    /// No rule applies: search the node.
+    Open,
+    /// A repetition of a game position whose cycle has an offender, below the occurrence at
+    /// which the referee would judge it: search the node, but its score depends on the game
+    /// history from `keys[first]` on (the offender's choice to vary exists only there).
+    Pending {
+        /// Index of the earlier occurrence in the key list.
+        first: usize,
+    },
+    /// Decided by a rule: return this outcome.
+    Decided(RuleOutcome),
+}
+
+/// Scores a repetition: `cycle` holds the moves from an earlier occurrence of `pos` to now. A
+/// rule loss scores like being mated `ply` plies from the root, a rule win like mating.
 pub fn judge_repetition(pos: &Position, cycle: &[Move], ply: usize, rules: &RuleOptions) -> i32 {
     match judge_cycle_with(pos, cycle, rules) {
         CycleVerdict::Draw => DRAW,
-        CycleVerdict::Loses(c) if c == pos.side_to_move() => -RULE_WIN + ply as i32,
-        CycleVerdict::Loses(_) => RULE_WIN - ply as i32,
+        CycleVerdict::Loses(c) if c == pos.side_to_move() => mated_in(ply),
+        CycleVerdict::Loses(_) => mate_in(ply),
     }
 }
 
 /// The rule outcome of the node at the end of `keys` (its key is the last one; `moves[i]` led
-/// from `keys[i]` to `keys[i + 1]`; `Move::NULL` marks a null move, which no cycle may cross).
-/// `None` when no rule applies and the node must be searched.
+/// from `keys[i]` to `keys[i + 1]`; `Move::NULL` marks a null move, which no cycle may cross),
+/// `ply` plies below the root (so the root's key is `keys[keys.len() - 1 - ply]`).
 ///
 /// Order as the referee's: the no-capture limit only after the legal-move test (a mate or
 /// stalemate delivered on the limit ply still wins), then bare material, then repetition.
@@ -63,10 +94,10 @@ pub fn rule_outcome(
     moves: &[Move],
     ply: usize,
     rules: &RuleOptions,
-) -> Option<RuleOutcome> {
+) -> RuleNode {
     if rules.no_capture_limit_reached(pos) {
         // The limit draws unless the side to move has just been mated (or stalemated).
-        return Some(if pos.has_legal_move() {
+        return RuleNode::Decided(if pos.has_legal_move() {
             RuleOutcome {
                 score: DRAW,
                 depends_on: RuleDependency::NoCaptureCounter,
@@ -79,34 +110,150 @@ pub fn rule_outcome(
         });
     }
     if rules.insufficient_material_draw && pos.has_no_attacking_material() {
-        return Some(RuleOutcome {
+        return RuleNode::Decided(RuleOutcome {
             score: DRAW,
             depends_on: RuleDependency::Position,
         });
     }
     let n = keys.len() - 1;
+    let root = n.saturating_sub(ply);
     let span = (pos.no_capture_plies() as usize).min(n);
     let key = keys[n];
+    // Occurrences of the position before this one (most recent first), within the span.
+    let mut latest = None;
+    let mut earliest = 0;
+    let mut earlier = 0usize;
     let mut back = 2;
     while back <= span {
         if moves[n - back].is_null() || moves[n - back + 1].is_null() {
             break;
         }
         if back >= MIN_CYCLE_PLIES && keys[n - back] == key {
-            return Some(RuleOutcome {
-                score: judge_repetition(pos, &moves[n - back..], ply, rules),
-                depends_on: RuleDependency::Repetition { first: n - back },
-            });
+            let index = n - back;
+            if index >= root {
+                // A cycle inside the tree: decisive at once.
+                return RuleNode::Decided(RuleOutcome {
+                    score: judge_repetition(pos, &moves[index..], ply, rules),
+                    depends_on: RuleDependency::Repetition { first: index },
+                });
+            }
+            latest.get_or_insert(index);
+            earliest = index;
+            earlier += 1;
         }
         back += 2;
     }
-    None
+    let Some(latest) = latest else {
+        return RuleNode::Open;
+    };
+    // The cycle reaches into the game history.
+    let threshold = rules.repetition_threshold.max(2) as usize;
+    if earlier + 1 >= threshold {
+        // The occurrence the rules name: the referee's verdict, on the cycle it judges (from the
+        // first occurrence since the last capture).
+        return RuleNode::Decided(RuleOutcome {
+            score: judge_repetition(pos, &moves[earliest..], ply, rules),
+            depends_on: RuleDependency::Repetition { first: earliest },
+        });
+    }
+    if judge_cycle_with(pos, &moves[latest..], rules) == CycleVerdict::Draw {
+        RuleNode::Decided(RuleOutcome {
+            score: DRAW,
+            depends_on: RuleDependency::Repetition { first: latest },
+        })
+    } else {
+        RuleNode::Pending { first: latest }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use engine_core::RankBase;
+    use engine_core::START_FEN;
+
+    /// The score of a decided node.
+    fn score(node: RuleNode) -> Option<i32> {
+        match node {
+            RuleNode::Decided(o) => Some(o.score),
+            _ => None,
+        }
+    }
+
+    /// Keys and moves of `fen` followed by `moves`, and the final position.
+    fn line(fen: &str, moves: &str) -> (Position, Vec<u64>, Vec<Move>) {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut keys = vec![pos.key()];
+        let mut played = Vec::new();
+        for text in moves.split_whitespace() {
+            let mv = pos.parse_move(text, RankBase::Zero).unwrap();
+            pos.make_move(mv);
+            keys.push(pos.key());
+            played.push(mv);
+        }
+        (pos, keys, played)
+    }
+
+    /// The red chariot chases the unprotected black horse shuttling c7-b9: Red offends.
+    const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
+
+    #[test]
+    fn a_cycle_inside_the_tree_is_decisive_at_its_second_occurrence() {
+        // The whole lap is searched (the root is the start): Red's chase loses at once, seen
+        // from Black (to move at the end) as a win 4 plies from the root.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3");
+        let rules = RuleOptions::default();
+        assert_eq!(
+            rule_outcome(&pos, &keys, &moves, 4, &rules),
+            RuleNode::Decided(RuleOutcome {
+                score: mate_in(4),
+                depends_on: RuleDependency::Repetition { first: 0 }
+            })
+        );
+        // From the other side a rule loss scores like being mated at that distance.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9");
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 4, &rules)),
+            Some(mated_in(4))
+        );
+    }
+
+    #[test]
+    fn a_cycle_reaching_into_the_game_history_counts_only_at_the_threshold() {
+        let rules = RuleOptions::default();
+        // One lap in the game, the root after it; the search plays c7b9: the second occurrence
+        // of a game position. Red offends but has not chosen to repeat in the tree: search on.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9");
+        assert_eq!(
+            rule_outcome(&pos, &keys, &moves, 1, &rules),
+            RuleNode::Pending { first: 1 }
+        );
+        // Two laps in the game: the third occurrence is the referee's, decisive.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9 c3b3 b9c7 b3c3 c7b9");
+        assert_eq!(
+            rule_outcome(&pos, &keys, &moves, 1, &rules),
+            RuleNode::Decided(RuleOutcome {
+                score: mated_in(1),
+                depends_on: RuleDependency::Repetition { first: 1 }
+            })
+        );
+        // Threshold 2: the second occurrence is the one the rules name.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9");
+        let two = RuleOptions {
+            repetition_threshold: 2,
+            ..RuleOptions::default()
+        };
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 1, &two)),
+            Some(mated_in(1))
+        );
+        // A cycle without offender draws at its second occurrence wherever it started.
+        let (pos, keys, moves) = line(START_FEN, "b0c2 b9c7 c2b0 c7b9");
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 1, &rules)),
+            Some(DRAW)
+        );
+    }
 
     #[test]
     fn shuffling_back_and_forth_is_a_draw() {
@@ -122,13 +269,16 @@ mod tests {
         let rules = RuleOptions::default();
         assert_eq!(
             rule_outcome(&pos, &keys, &moves, 4, &rules),
-            Some(RuleOutcome {
+            RuleNode::Decided(RuleOutcome {
                 score: DRAW,
                 depends_on: RuleDependency::Repetition { first: 0 }
             })
         );
         // Without the first two plies there is no earlier occurrence.
-        assert_eq!(rule_outcome(&pos, &keys[2..], &moves[2..], 2, &rules), None);
+        assert_eq!(
+            rule_outcome(&pos, &keys[2..], &moves[2..], 2, &rules),
+            RuleNode::Open
+        );
     }
 
     #[test]
@@ -138,11 +288,15 @@ mod tests {
         let keys = [pos.key()];
         let mut rules = RuleOptions::default();
         let draw = rule_outcome(&pos, &keys, &[], 3, &rules);
-        assert_eq!(draw.map(|o| o.score), Some(DRAW));
+        assert_eq!(score(draw), Some(DRAW));
         rules.no_capture_moves = 61;
-        assert_eq!(rule_outcome(&pos, &keys, &[], 3, &rules), None);
+        assert_eq!(rule_outcome(&pos, &keys, &[], 3, &rules), RuleNode::Open);
         rules.no_capture_moves = 0;
-        assert_eq!(rule_outcome(&pos, &keys, &[], 3, &rules), None, "0 = off");
+        assert_eq!(
+            rule_outcome(&pos, &keys, &[], 3, &rules),
+            RuleNode::Open,
+            "0 = off"
+        );
     }
 
     #[test]
@@ -153,7 +307,7 @@ mod tests {
         pos.set_no_capture_plies(120);
         let keys = [pos.key()];
         let outcome = rule_outcome(&pos, &keys, &[], 5, &RuleOptions::default());
-        assert_eq!(outcome.map(|o| o.score), Some(mated_in(5)));
+        assert_eq!(score(outcome), Some(mated_in(5)));
     }
 
     #[test]
@@ -161,11 +315,8 @@ mod tests {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
         let keys = [pos.key()];
         let mut rules = RuleOptions::default();
-        assert_eq!(
-            rule_outcome(&pos, &keys, &[], 1, &rules).map(|o| o.score),
-            Some(DRAW)
-        );
+        assert_eq!(score(rule_outcome(&pos, &keys, &[], 1, &rules)), Some(DRAW));
         rules.insufficient_material_draw = false;
-        assert_eq!(rule_outcome(&pos, &keys, &[], 1, &rules), None);
+        assert_eq!(rule_outcome(&pos, &keys, &[], 1, &rules), RuleNode::Open);
     }
 }

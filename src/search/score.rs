@@ -2,18 +2,14 @@
 
 /// Deepest ply the search can reach (arrays are sized by it).
 pub const MAX_PLY: usize = 128;
-/// Score of delivering mate right now; `MATE - n` = mate in `n` plies.
+/// Score of delivering mate right now; `MATE - n` = mate in `n` plies. A win decided by a rule
+/// (perpetual check or chase) scores like a mate at the same distance, so that the search prefers
+/// whichever loss comes later (longest resistance).
 pub const MATE: i32 = 32_000;
 /// Scores at or beyond this magnitude are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than any score: the initial window bound.
 pub const INFINITE: i32 = MATE + 1;
-/// Score of a win decided by a rule (perpetual check/chase) rather than by mate: large enough
-/// to dominate any evaluation, below the mate band so it is never printed as `mate`.
-pub const RULE_WIN: i32 = 20_000;
-/// Scores at or beyond this magnitude (and below the mate band) are rule wins or losses, whose
-/// distance from the root is kept node-relative in the TT like a mate's.
-pub const RULE_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
 /// Score of a drawn position (repetition, no-capture rule, insufficient material).
 pub const DRAW: i32 = 0;
 
@@ -35,25 +31,21 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
-/// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`.
+/// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`. Counted
+/// in whole moves rounded up, so that a rule loss completed by our own next move (one ply away)
+/// is `mate -1`, like being mated after one move.
 pub fn mate_moves(score: i32) -> i32 {
     if score > 0 {
         (MATE - score + 1) / 2
     } else {
-        -(MATE + score) / 2
+        -((MATE + score + 1) / 2)
     }
 }
 
-/// Whether `score` carries a distance from the root: a mate or a rule win or loss.
-#[inline(always)]
-const fn is_distance_score(score: i32) -> bool {
-    score >= RULE_BOUND || score <= -RULE_BOUND
-}
-
-/// Converts a root-relative mate or rule-win score to a node-relative one for storing in the TT.
+/// Converts a root-relative mate score (or rule win) to a node-relative one for storing in the TT.
 #[inline(always)]
 pub fn to_tt(score: i32, ply: usize) -> i32 {
-    if !is_distance_score(score) {
+    if !is_mate(score) {
         score
     } else if score > 0 {
         score + ply as i32
@@ -65,7 +57,7 @@ pub fn to_tt(score: i32, ply: usize) -> i32 {
 /// Inverse of [`to_tt`].
 #[inline(always)]
 pub fn from_tt(score: i32, ply: usize) -> i32 {
-    if !is_distance_score(score) {
+    if !is_mate(score) {
         score
     } else if score > 0 {
         score - ply as i32
@@ -86,16 +78,20 @@ mod tests {
         assert_eq!(mate_moves(mated_in(0)), 0);
         assert_eq!(mate_moves(mated_in(2)), -1);
         assert_eq!(mate_moves(mated_in(4)), -2);
+        // Rule outcomes can fall on the other parity: a rule loss by our own move, a rule win
+        // by the opponent's.
+        assert_eq!(mate_moves(mated_in(1)), -1);
+        assert_eq!(mate_moves(mated_in(3)), -2);
+        assert_eq!(mate_moves(mate_in(2)), 1);
     }
 
     #[test]
     fn tt_conversion_round_trips() {
-        for s in [mate_in(7), mated_in(6), 123, -RULE_WIN + 3, RULE_WIN - 8] {
+        for s in [mate_in(7), mated_in(6), 123, -123] {
             assert_eq!(from_tt(to_tt(s, 9), 9), s);
         }
         // A mate in 3 plies from a node at ply 9 is a mate in 5 from a node at ply 7.
         assert_eq!(from_tt(to_tt(mate_in(12), 9), 7), mate_in(10));
-        assert_eq!(from_tt(to_tt(-RULE_WIN + 12, 9), 7), -RULE_WIN + 10);
-        assert!(!is_mate(RULE_WIN) && !is_mate(-RULE_WIN));
+        assert_eq!(from_tt(to_tt(mated_in(12), 9), 7), mated_in(10));
     }
 }

@@ -29,7 +29,7 @@
 //!   `RuleOptions::no_capture_limit_reached`), so such entries are only reused under the same
 //!   counters. A node farther from the limit whose subtree still reached it (a deep line) stores
 //!   no score, like a repetition above it.
-//! - Mate scores are stored node-relative and rule wins likewise ([`super::score::to_tt`]), so a
+//! - Mate scores (rule wins score as mates) are stored node-relative ([`super::score::to_tt`]), so a
 //!   score read at another ply keeps its distance.
 //!
 //! What remains is the classic graph-history interaction of every engine: an entry stored where

@@ -400,7 +400,7 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::limits::SearchLimits;
-    use crate::search::score::RULE_WIN;
+    use crate::search::score::{mate_in, MATE_BOUND};
     use crate::time::TimeBudget;
     use engine_core::rules::RuleOptions;
     use engine_core::{move_text, RankBase};
@@ -444,16 +444,23 @@ mod tests {
 
     #[test]
     fn a_repetition_of_the_game_history_marks_the_root_score_history_dependent() {
-        // After one lap, c7b9 repeats a position of the game: a rule win found one ply below
-        // the root that refers to an occurrence above it.
-        let lap = ["c7b9", "c3b3", "b9c7", "b3c3"];
-        let (mv, score, depends) = search_with_history(CHASE_FEN, &lap, 3);
+        // After two laps, c7b9 makes a position of the game occur for the third time: Red's
+        // perpetual chase loses there, a rule win (scored as a mate in one ply) found one ply
+        // below the root that refers to an occurrence above it.
+        let laps = [
+            "c7b9", "c3b3", "b9c7", "b3c3", "c7b9", "c3b3", "b9c7", "b3c3",
+        ];
+        let (mv, score, depends) = search_with_history(CHASE_FEN, &laps, 3);
         assert_eq!(move_text(mv, RankBase::Zero), "c7b9");
-        assert!(score >= RULE_WIN - MAX_PLY as i32);
+        assert_eq!(score, mate_in(1));
+        assert!(depends);
+        // After one lap the second occurrence is not decisive: Red can still vary, and does.
+        let (_, score, depends) = search_with_history(CHASE_FEN, &laps[..4], 5);
+        assert!(score.abs() < MATE_BOUND, "{score}");
         assert!(depends);
         // Without history every cycle in the tree starts at the root or below it.
         let (_, score, depends) = search_with_history(CHASE_FEN, &[], 3);
-        assert!(score.abs() < RULE_WIN - MAX_PLY as i32);
+        assert!(score.abs() < MATE_BOUND);
         assert!(!depends);
     }
 

@@ -6,7 +6,9 @@
 //! preceded by a `game <N>` line.
 //!
 //! Bad input never panics: it prints `error: ...` on stderr and exits with status 2, having
-//! printed nothing on stdout.
+//! printed nothing on stdout. A composed start position (a piece where no game could bring it, e.g. a
+//! soldier behind its starting rank) is judged all the same, after one `warning: ...` line on
+//! stderr, so that stdout stays the machine-readable verdicts.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -17,7 +19,7 @@ use std::str::FromStr;
 use clap::{Args, ValueEnum};
 use engine_core::pgn::{read_movetext, PgnErrorKind};
 use engine_core::rules::{
-    counted_plies_of, try_adjudicate, ChaseRules, CheckCounting, CheckVersusChase, RuleOptions,
+    counted_plies_of, try_adjudicate, CheckCounting, CheckVersusChase, RuleOptions, RuleSet,
 };
 use engine_core::{Move, Position, RankBase};
 
@@ -70,15 +72,20 @@ pub struct JudgeArgs {
     /// Rank numbering of ICCS coordinates: 0 (0-9), 1 (1-10) or auto.
     #[arg(long, value_enum, default_value = "auto")]
     pub ranks: RanksArg,
+    /// Rule book: the Vietnamese Law, or the Asian (AXF/WXF) rules. It sets the defaults of the
+    /// options below and how checks and mate threats mixed with attacks are classified.
+    #[arg(long, default_value = "vietnamese", value_name = "vietnamese|asian")]
+    pub rule_set: RuleSet,
     /// Occurrence of a position at which a repetition is judged.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub repetition: u32,
     /// Full moves without capture that draw (60 per Điều 7 e, 50 per Điều 12; 0 = off).
     #[arg(long, default_value_t = 60, value_name = "MOVES")]
     pub no_capture_moves: u32,
-    /// How checks count toward the no-capture limit: `per-side:N`, `total:N` or `all`.
-    #[arg(long, default_value = "per-side:5", value_parser = parse_check_counting)]
-    pub check_cap: CheckCounting,
+    /// How checks count toward the no-capture limit: `per-side:N`, `total:N` or `all` (default:
+    /// per-side:5 under the Law, per-side:10 under the Asian rules).
+    #[arg(long, value_parser = parse_check_counting)]
+    pub check_cap: Option<CheckCounting>,
     /// Perpetual check against perpetual chase.
     #[arg(long, value_enum, default_value = "checker-loses")]
     pub check_vs_chase: CheckVsChaseArg,
@@ -145,7 +152,14 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
         }
         None => {
             let start = match &args.fen {
-                Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+                Some(fen) => {
+                    let (start, warnings) = Position::from_fen_with_warnings(fen)
+                        .map_err(|e| format!("bad FEN: {e}"))?;
+                    if !warnings.is_empty() {
+                        eprintln!("warning: {warnings}");
+                    }
+                    start
+                }
                 None => Position::startpos(),
             };
             let moves = args.moves.as_deref().unwrap_or("");
@@ -156,19 +170,7 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
             vec![game]
         }
     };
-    let options = RuleOptions {
-        repetition_threshold: args.repetition,
-        no_capture_moves: args.no_capture_moves,
-        no_capture_checks: args.check_cap,
-        check_vs_chase: match args.check_vs_chase {
-            CheckVsChaseArg::CheckerLoses => CheckVersusChase::CheckerLoses,
-            CheckVsChaseArg::Draw => CheckVersusChase::Draw,
-        },
-        chase: ChaseRules {
-            immobile_target_counts: !args.no_immobile_rule,
-        },
-        insufficient_material_draw: true,
-    };
+    let options = rule_options(args);
     let mut text = String::new();
     for game in &games {
         if games.len() > 1 {
@@ -181,6 +183,22 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the verdict: {e}"))
+}
+
+/// The referee's options from the command line: the rule set's defaults, then the explicit flags.
+fn rule_options(args: &JudgeArgs) -> RuleOptions {
+    let mut options = RuleOptions::for_rule_set(args.rule_set);
+    options.repetition_threshold = args.repetition;
+    options.no_capture_moves = args.no_capture_moves;
+    if let Some(counting) = args.check_cap {
+        options.no_capture_checks = counting;
+    }
+    options.check_vs_chase = match args.check_vs_chase {
+        CheckVsChaseArg::CheckerLoses => CheckVersusChase::CheckerLoses,
+        CheckVsChaseArg::Draw => CheckVersusChase::Draw,
+    };
+    options.chase.immobile_target_counts = !args.no_immobile_rule;
+    options
 }
 
 /// Appends the verdict on the game `start` + `moves` (legal) to `text`.
@@ -234,6 +252,44 @@ mod tests {
         );
         assert!(parse_check_counting("total").is_err());
         assert!(parse_check_counting("side:3").is_err());
+    }
+
+    /// `cotuong judge` arguments as clap parses them.
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        judge: JudgeArgs,
+    }
+
+    fn options(args: &[&str]) -> RuleOptions {
+        use clap::Parser;
+        let cli = Cli::try_parse_from(std::iter::once("judge").chain(args.iter().copied()))
+            .expect("valid arguments");
+        rule_options(&cli.judge)
+    }
+
+    #[test]
+    fn rule_set_sets_the_defaults_and_flags_override_them() {
+        assert_eq!(options(&[]), RuleOptions::default());
+        let asian = options(&["--rule-set", "asian"]);
+        assert_eq!(asian, RuleOptions::for_rule_set(RuleSet::Asian));
+        assert_eq!(asian.no_capture_checks, CheckCounting::CapPerSide(10));
+        let custom = options(&[
+            "--rule-set",
+            "asian",
+            "--check-cap",
+            "all",
+            "--repetition",
+            "4",
+        ]);
+        assert_eq!(custom.rule_set, RuleSet::Asian);
+        assert_eq!(custom.no_capture_checks, CheckCounting::All);
+        assert_eq!(custom.repetition_threshold, 4);
+        assert!(
+            !options(&["--no-immobile-rule"])
+                .chase
+                .immobile_target_counts
+        );
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //!   chases (Điều 23 point 9, Điều 24.24-24.25); with the per-target intersection of the cycle
 //!   judge this also makes a General/Pawn taking turns with another piece a draw.
 //! - A pinned attacker (one whose removal would expose its own general, flying general included)
-//!   does not chase, even along the pin line (Điều 24.15 Hình 39, Điều 24.23 "its movements along
-//!   that line are not attacks").
+//!   does not chase, even the piece that pins it: Điều 24.15 Hình 39 (the chariot pinned by an
+//!   unprotected horse "cannot move, so it is not chasing" the horse) and Điều 24.23 (a chariot
+//!   confined to a line by a cannon: "its movements along that line are not attacks").
 //! - Targets are every enemy piece except the general; a soldier only once it has crossed the
 //!   river (Điều 23 point 3, Điều 24.21, 24.27).
 //! - A threat counts when the target is unprotected or only falsely protected (no legal immediate
@@ -21,12 +22,17 @@
 //!   a cannon loses its screen...), Điều 22 terms 15-16, Điều 23 point 6, Điều 24.30.
 //! - A horse or cannon threatening a chariot counts even when the chariot is really protected
 //!   (Điều 23 point 6, Điều 24.11, 24.22, 24.23).
-//! - A really protected target that cannot move at all still counts (Điều 23 point 7, 24.15);
-//!   switchable with [`ChaseRules::immobile_target_counts`].
+//! - A really protected target that is pinned and cannot move at all still counts (Điều 23
+//!   point 7 "bị ghim không dịch chuyển được", 24.15); switchable with
+//!   [`ChaseRules::immobile_target_counts`]. A piece that merely has no free square (an elephant
+//!   with both eyes blocked, an advisor boxed in by its own pieces) is an ordinary protected
+//!   target.
 //! - Same kind against same kind (chariot/chariot, cannon/cannon, horse/horse) where the target
-//!   can legally take the attacker back and the attacker is not really protected is an offer, not
-//!   a chase (Điều 24.20); if the attacker is protected and the target is not, the exchange offer
-//!   is still a chase (Điều 23 point 8, Điều 24.32).
+//!   can legally take the attacker back is an offer, not a chase, whether or not either piece is
+//!   protected (Điều 24.20 first bullet, 24.36). Only a target that cannot take back (confined,
+//!   pinned, a horse with a blocked leg) is chased (24.20 second bullet, 24.23 Hình 64, Hình 55).
+//!   A chase by *another* piece of the same target is judged on its own, so an exchange offer
+//!   combined with another piece's chase is still a chase (Điều 23 point 8, 24.32).
 
 use arrayvec::ArrayVec;
 
@@ -45,7 +51,8 @@ pub enum ChaseReason {
     FalselyProtected,
     /// A horse or cannon attacks a chariot, protected or not (Điều 23 point 6, Điều 24.11).
     ChariotByHorseOrCannon,
-    /// A really protected target that has no legal move (Điều 23 point 7, Điều 24.15).
+    /// A really protected target that is pinned and has no legal move (Điều 23 point 7, Điều
+    /// 24.15).
     ImmobileTarget,
 }
 
@@ -66,7 +73,7 @@ impl ChaseReason {
             ChaseReason::Unprotected => "unprotected",
             ChaseReason::FalselyProtected => "only falsely protected",
             ChaseReason::ChariotByHorseOrCannon => "a chariot attacked by a horse or cannon",
-            ChaseReason::ImmobileTarget => "unable to move",
+            ChaseReason::ImmobileTarget => "pinned and unable to move",
         }
     }
 
@@ -80,7 +87,8 @@ impl ChaseReason {
 /// Switches of the chase detector that a tournament might set differently from the Law.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ChaseRules {
-    /// Whether a really protected target with no legal move is still chased (Điều 23 point 7).
+    /// Whether a really protected target that is pinned and has no legal move is still chased
+    /// (Điều 23 point 7).
     pub immobile_target_counts: bool,
 }
 
@@ -159,8 +167,9 @@ fn general_attacked(
 }
 
 /// Whether `color` may legally move its piece from `from` to `to` (a capture or a quiet move),
-/// whichever side is to move in `pos`.
-pub(crate) fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square) -> bool {
+/// whichever side is to move in `pos`, not counting the enemy pieces in `excused` as attackers
+/// (see [`threats`] on checks).
+fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused: Bitboard) -> bool {
     let from_bb = Bitboard::from_square(from);
     let to_bb = Bitboard::from_square(to);
     let occ = (pos.occupied() ^ from_bb) | to_bb;
@@ -169,14 +178,15 @@ pub(crate) fn move_is_safe(pos: &Position, color: Color, from: Square, to: Squar
     } else {
         pos.general_square(color)
     };
-    !general_attacked(pos, color, general, occ, to_bb)
+    !general_attacked(pos, color, general, occ, to_bb | excused)
 }
 
-/// Whether removing `color`'s piece on `sq` would expose `color`'s general: such a piece is
-/// pinned and, under Điều 24.15 / 24.23, does not chase.
-fn is_pinned(pos: &Position, color: Color, sq: Square) -> bool {
+/// Whether removing `color`'s piece on `sq` would expose `color`'s general to an enemy piece not
+/// in `excused`: such a piece is pinned. A pinned attacker does not chase (Điều 24.15 Hình 39,
+/// 24.23); a pinned target that cannot move may not be chased (Điều 23 point 7).
+fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
-    general_attacked(pos, color, pos.general_square(color), occ, Bitboard::EMPTY)
+    general_attacked(pos, color, pos.general_square(color), occ, excused)
 }
 
 /// Pieces of `defender` that attack `sq` on a board with occupancy `occ` (generals only by
@@ -206,8 +216,15 @@ enum Protection {
     None,
 }
 
-/// Protection of `defender`'s piece on `victim` against the enemy piece on `capturer` taking it.
-fn protection(pos: &Position, defender: Color, capturer: Square, victim: Square) -> Protection {
+/// Protection of `defender`'s piece on `victim` against the enemy piece on `capturer` taking it,
+/// not counting the enemy pieces in `excused` as attackers of the defender's general.
+fn protection(
+    pos: &Position,
+    defender: Color,
+    capturer: Square,
+    victim: Square,
+    excused: Bitboard,
+) -> Protection {
     // After the capture: the capturer stands on `victim`, its old square is empty.
     let occ = pos.occupied() ^ Bitboard::from_square(capturer);
     let candidates = defenders_of(pos, defender, victim, occ) & !Bitboard::from_square(victim);
@@ -223,7 +240,8 @@ fn protection(pos: &Position, defender: Color, capturer: Square, victim: Square)
             pos.general_square(defender)
         };
         // The capturer (now on `victim`) is gone; its original square is already empty in `occ`.
-        let attackers = pos.pieces(attacker_side) & occ_after & !Bitboard::from_square(victim);
+        let attackers =
+            pos.pieces(attacker_side) & occ_after & !Bitboard::from_square(victim) & !excused;
         let file_occ = attacks::file_occupancy(occ_after, general.file());
         if pos
             .attackers_with(general, occ_after, file_occ, attackers, attacker_side)
@@ -235,8 +253,9 @@ fn protection(pos: &Position, defender: Color, capturer: Square, victim: Square)
     Protection::False
 }
 
-/// Whether `color`'s piece on `sq` has any legal move.
-fn has_legal_move(pos: &Position, color: Color, sq: Square) -> bool {
+/// Whether `color`'s piece on `sq` has any legal move, not counting the enemy pieces in
+/// `excused` as attackers.
+fn has_legal_move(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let Some(piece) = pos.piece_at(sq) else {
         return false;
     };
@@ -246,7 +265,7 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square) -> bool {
     let quiets = quiet_targets(kind, color, sq, occ);
     // `Bitboard` is its own iterator and has an inherent `any()`, hence the explicit call.
     Iterator::any(&mut (captures | quiets), |to| {
-        move_is_safe(pos, color, sq, to)
+        move_is_safe(pos, color, sq, to, excused)
     })
 }
 
@@ -254,9 +273,20 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square) -> bool {
 /// not an uncrossed soldier), whichever side is to move (the cycle judge asks this before and
 /// after each of the chaser's moves), each marked with why repeating it would be forbidden.
 /// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces.
+///
+/// A side in check is judged as if the check were resolved: the checking pieces count as
+/// blockers but not as attackers in its legality tests. Otherwise a check would make each of its
+/// pieces look unable to take back or be defended, and each of its attacks look impossible; a
+/// check is classified on its own (see the cycle judge), the threats are what else stands.
 pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList {
-    let mut list = ThreatList::new();
     let victim_side = chaser.opponent();
+    let in_check = pos.checkers();
+    let (chaser_excused, victim_excused) = if pos.side_to_move() == chaser {
+        (in_check, Bitboard::EMPTY)
+    } else {
+        (Bitboard::EMPTY, in_check)
+    };
+    let mut list = ThreatList::new();
     let occ = pos.occupied();
     let mut targets_allowed =
         pos.pieces(victim_side) & !Bitboard::from_square(pos.general_square(victim_side));
@@ -277,14 +307,14 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
         };
         let akind = attacker.kind();
         let hits = capture_targets(akind, chaser, a, occ) & targets_allowed;
-        if hits.is_empty() || is_pinned(pos, chaser, a) {
+        if hits.is_empty() || is_pinned(pos, chaser, a, chaser_excused) {
             continue;
         }
         for t in hits {
             let Some(target) = pos.piece_at(t) else {
                 continue;
             };
-            if !move_is_safe(pos, chaser, a, t) {
+            if !move_is_safe(pos, chaser, a, t, chaser_excused) {
                 continue;
             }
             let tkind = target.kind();
@@ -294,18 +324,18 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
                 Some(ChaseReason::ChariotByHorseOrCannon)
             } else if akind == tkind
                 && capture_targets(tkind, victim_side, t, occ).contains(a)
-                && move_is_safe(pos, victim_side, t, a)
-                && protection(pos, chaser, t, a) != Protection::Real
+                && move_is_safe(pos, victim_side, t, a, victim_excused)
             {
-                // Điều 24.20: mutual attack of equal pieces where the target may take the
-                // unprotected attacker is an offer, not a chase.
+                // Điều 24.20, 24.36: equal pieces where the target may take the attacker back:
+                // an offer, whoever is protected.
                 None
             } else {
-                match protection(pos, victim_side, a, t) {
+                match protection(pos, victim_side, a, t, victim_excused) {
                     Protection::None => Some(ChaseReason::Unprotected),
                     Protection::False => Some(ChaseReason::FalselyProtected),
                     Protection::Real => (rules.immobile_target_counts
-                        && !has_legal_move(pos, victim_side, t))
+                        && is_pinned(pos, victim_side, t, victim_excused)
+                        && !has_legal_move(pos, victim_side, t, victim_excused))
                     .then_some(ChaseReason::ImmobileTarget),
                 }
             };
@@ -370,12 +400,64 @@ mod tests {
     }
 
     #[test]
+    fn boxed_in_protected_piece_is_not_immobile_unless_pinned() {
+        // The black advisor d9 cannot move (e8 holds the other advisor) but is not pinned, and the
+        // general d8 really protects it: attacking it is allowed (Điều 23 point 6).
+        let pos = Position::from_fen("R2a5/3ka4/9/9/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert!(list
+            .iter()
+            .any(|t| t.target == sq("d9") && t.chase.is_none()));
+        // The black horse e7, pinned against its general by the chariot e2 and protected by the
+        // chariot f7, cannot move: attacking it is a chase (Điều 23 point 7, 24.15).
+        let pos = Position::from_fen("4k4/9/C3nr3/9/9/9/9/4R4/9/3K5 w - - 0 1").expect("fen");
+        assert!(threats(&pos, Color::Red, &ChaseRules::default())
+            .iter()
+            .any(|t| t.target == sq("e7") && t.chase == Some(ChaseReason::ImmobileTarget)));
+    }
+
+    #[test]
+    fn equal_pieces_offer_whoever_is_protected() {
+        // The red chariot b2, protected by the chariot i2, attacks the unprotected black chariot
+        // b7, which can take it: an offer (Điều 24.20), not a chase.
+        let pos = Position::from_fen("3k5/9/1r7/9/9/9/9/1R6R/9/4K4 b - - 0 1").expect("fen");
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert!(list
+            .iter()
+            .any(|t| t.target == sq("b7") && t.chase.is_none()));
+        // Both horses see each other (legs free): an offer both ways.
+        let pos = Position::from_fen("3k5/9/2n6/9/3N5/9/9/3R5/9/4K4 b - - 0 1").expect("fen");
+        let red = threats(&pos, Color::Red, &ChaseRules::default());
+        assert!(red
+            .iter()
+            .any(|t| t.target == sq("c7") && t.chase.is_none()));
+    }
+
+    #[test]
+    fn a_side_in_check_is_judged_as_if_the_check_were_parried() {
+        // Red is in check from the chariot d5; its horse c3 and the black horse a4 see each other.
+        // The check does not turn the black horse's offer into a chase of an "unable to take
+        // back" horse.
+        let pos = Position::from_fen("9/5k3/9/9/3r5/n8/2N6/3K5/9/9 w - - 0 1").expect("fen");
+        assert!(pos.in_check());
+        let black = threats(&pos, Color::Black, &ChaseRules::default());
+        assert!(black
+            .iter()
+            .any(|t| t.target == sq("c3") && t.chase.is_none()));
+    }
+
+    #[test]
     fn pinned_attacker_does_not_chase() {
         // The red chariot e3 is pinned by the black cannon e8 (the advisor e1 would be the only
         // screen left). Taking the unprotected cannon along the pin line is legal, but a pinned
         // piece does not chase (Điều 24.15, 24.23).
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/4A4/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("e3"), sq("e8"))));
+        assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
+        // Điều 24.15 Hình 39: a chariot pinned by a horse (it blocks the horse's leg) does not
+        // chase that horse, though it could take it.
+        let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/2nR5/4K4 w - - 0 1").expect("fen");
+        assert!(pos.is_legal(Move::new(sq("d1"), sq("c1"))));
         assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
         // Unpinned (no advisor screen: the cannon cannot check through one piece less), the same
         // chariot threatens the unprotected cannon.

@@ -1,23 +1,31 @@
 //! Judging one repetition cycle (Điều 23 points 1-10, Điều 7 "thắng cờ" g-h and "hòa cờ" b-c).
 //!
-//! The cycle is replayed from the repeated position. Each side is judged on its own moves only:
+//! The cycle is replayed from the repeated position. Each side is judged on its own moves only,
+//! and each of its moves is classified first as a check, then as a mate threat, then by the
+//! threats it creates:
 //! - it checks perpetually if every one of its moves gives check (one piece or several in turn,
 //!   Điều 7 g, Điều 23 point 1);
 //! - it chases perpetually if one and the same enemy piece (tracked by identity, not by square)
 //!   is the target of a forbidden threat *created* by every one of its moves (Điều 23 points 3-8).
-//!   A checking move is a check *and* is searched for the threats it creates: "one check, one
-//!   chase" is no offence (point 2) because the check does not also threaten the chased piece,
-//!   but a move that checks while renewing the threat on the chased piece keeps the chase going.
 //!   Two pieces taking turns against one target chase it (point 3, 24.29); one piece against two
 //!   targets in turn does not (point 4, 24.28), because no single target survives the
 //!   intersection.
+//! - Under the Law a checking move is a check and nothing else, even when the checking piece
+//!   also attacks the chased piece: "one check, one chase" and "several checks, one chase" are
+//!   draws (Điều 23 point 2, Điều 24.8 Hình 13: "neither perpetual check nor perpetual chase").
+//!   A move that threatens mate in one is a mate threat, allowed, whatever else it attacks
+//!   (Điều 22 term 3, Điều 23 point 2, 24.5-24.7). The Asian rules read such moves as chases too
+//!   ([`RuleSet`]).
 //!
 //! Verdict: perpetual check outranks chase; one offender loses; both offending the same way is a
 //! draw (Điều 7 hòa c); nobody offending is a draw (Điều 7 hòa b). Perpetual check against
 //! perpetual chase is decided by [`CheckVersusChase`] (default: the checker loses, Điều 7 g "bất
 //! kể tình huống nào").
 //!
-//! No allocation: the search calls this at every repetition it meets.
+//! No allocation: the search calls this at every repetition it meets. The mate-threat test is the
+//! expensive part (a move generation and a mate test per checking reply), so it runs last and only
+//! for a side that would otherwise lose by perpetual chase: the cycle is replayed and that side's
+//! moves are tested until one threatens mate. A cycle that no chase can decide costs nothing more.
 
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
@@ -25,7 +33,9 @@ use crate::piece::{Color, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 
-use super::chase::{threats, ChaseReason, ChaseRules, ThreatList};
+use super::chase::{threats, ChaseReason, ThreatList};
+use super::mate_threat::threatens_mate_in_one_on;
+use super::{RuleOptions, RuleSet};
 
 /// What to do when one side checks perpetually while the other chases perpetually; the Law
 /// does not say explicitly (digest §8 item 7).
@@ -52,6 +62,9 @@ pub struct CycleReport {
     pub perpetual_chase: [Option<ChasedPiece>; 2],
     /// Per side: how many of its moves gave check.
     pub checks: [u32; 2],
+    /// Per side: whether one of its moves, which would otherwise have made the cycle a perpetual
+    /// chase, threatened mate (and so excused the chase, under the Law).
+    pub mate_threat: [bool; 2],
     /// The offender, if one side loses.
     pub loser: Option<Color>,
 }
@@ -77,13 +90,15 @@ pub enum CycleError {
     NotACycle,
 }
 
-/// Judges the cycle `cycle` that starts and ends at `pos` (see [`super::judge_cycle`]).
+/// Judges the cycle `cycle` that starts and ends at `pos` (see [`super::judge_cycle`]) under
+/// `options` (rule set, chase switches, check against chase).
 pub fn analyze_cycle(
     pos: &Position,
     cycle: &[Move],
-    check_vs_chase: CheckVersusChase,
-    chase_rules: &ChaseRules,
+    options: &RuleOptions,
 ) -> Result<CycleReport, CycleError> {
+    let rule_set: RuleSet = options.rule_set;
+    let chase_rules = &options.chase;
     let mut board = pos.clone();
     // Identity of each piece: the square it stood on when the cycle started.
     let mut identity = [0u8; 90];
@@ -104,8 +119,11 @@ pub fn analyze_cycle(
         }
         let mover = board.side_to_move();
         let m = mover.index();
+        let check = board.gives_check(mv);
+        // A check that cannot chase under this rule set ends the side's chase outright.
+        let check_only = check && !rule_set.checks_can_chase();
         // Once no target survives for this side, its threats no longer matter.
-        let tracking = !chased[m].is_empty();
+        let tracking = !chased[m].is_empty() && !check_only;
         let before = if tracking {
             threats(&board, mover, chase_rules)
         } else {
@@ -114,16 +132,18 @@ pub fn analyze_cycle(
         board.make_move(mv);
         identity[to.index()] = identity[from.index()];
         moved[m] = true;
-        if board.in_check() {
+        if check {
             checks[m] += 1;
         } else {
             perpetual_check[m] = false;
         }
         if !tracking {
+            chased[m] = Bitboard::EMPTY;
             continue;
         }
         let after = threats(&board, mover, chase_rules);
         let mut created = Bitboard::EMPTY;
+        let mut reasons = [None::<ChaseReason>; 90];
         for t in &after {
             let Some(reason) = t.chase else {
                 continue;
@@ -145,15 +165,34 @@ pub fn analyze_cycle(
                 let id = identity[t.target.index()] as usize;
                 if let Some(sq) = Square::from_index(id) {
                     created.insert(sq);
-                    last_reason[m][id] = Some(reason);
+                    reasons[id] = Some(reason);
                 }
             }
+        }
+        for id in created {
+            last_reason[m][id.index()] = reasons[id.index()];
         }
         chased[m] &= created;
     }
 
     if board.key() != pos.key() || board.side_to_move() != pos.side_to_move() {
         return Err(CycleError::NotACycle);
+    }
+
+    // A would-be perpetual chaser is excused if one of its moves threatened mate (all of its
+    // moves created a threat on the chased piece, none gave check under the Law).
+    let mut mate_threat = [false; 2];
+    if rule_set.mate_threats_excuse_attacks() && chased.iter().any(|c| c.any()) {
+        let mut replay = pos.clone();
+        for &mv in cycle {
+            let mover = replay.side_to_move();
+            let m = mover.index();
+            replay.make_move(mv);
+            if chased[m].any() && threatens_mate_in_one_on(&mut replay, mover) {
+                mate_threat[m] = true;
+                chased[m] = Bitboard::EMPTY;
+            }
+        }
     }
 
     let mut perpetual_chase = [None; 2];
@@ -185,7 +224,7 @@ pub fn analyze_cycle(
     let loser = decide(
         perpetual_check,
         perpetual_chase.map(|c| c.is_some()),
-        check_vs_chase,
+        options.check_vs_chase,
     );
     Ok(CycleReport {
         plies: cycle.len(),
@@ -193,6 +232,7 @@ pub fn analyze_cycle(
         perpetual_check,
         perpetual_chase,
         checks,
+        mate_threat,
         loser,
     })
 }
@@ -254,13 +294,7 @@ mod tests {
         // The black cannon runs a7-b7-a7; the red chariot follows. One target throughout.
         let pos = Position::from_fen("3k5/9/c8/9/9/9/9/1R7/9/4K4 w - - 0 1").expect("fen");
         let cycle = moves(&pos, "b2a2 a7b7 a2b2 b7a7");
-        let report = analyze_cycle(
-            &pos,
-            &cycle,
-            CheckVersusChase::default(),
-            &ChaseRules::default(),
-        )
-        .expect("a cycle");
+        let report = analyze_cycle(&pos, &cycle, &RuleOptions::default()).expect("a cycle");
         assert_eq!(report.loser, Some(Color::Red));
         let chased = report.perpetual_chase[Color::Red.index()].expect("chase");
         assert_eq!(chased.square, Square::parse("a7", 0).expect("square"));
@@ -275,24 +309,14 @@ mod tests {
         let pos = Position::startpos();
         let out = moves(&pos, "h2e2 h9g7");
         assert_eq!(
-            analyze_cycle(
-                &pos,
-                &out,
-                CheckVersusChase::default(),
-                &ChaseRules::default()
-            ),
+            analyze_cycle(&pos, &out, &RuleOptions::default()),
             Err(CycleError::NotACycle)
         );
         // A capture is not part of a repetition cycle.
         let pos = Position::from_fen("3k5/9/c8/9/9/9/9/R8/9/4K4 w - - 0 1").expect("fen");
         let capture = moves(&pos, "a2a7");
         assert_eq!(
-            analyze_cycle(
-                &pos,
-                &capture,
-                CheckVersusChase::default(),
-                &ChaseRules::default()
-            ),
+            analyze_cycle(&pos, &capture, &RuleOptions::default()),
             Err(CycleError::BadMove(0))
         );
     }

@@ -12,13 +12,17 @@
 
 mod chase;
 mod cycle;
+mod mate_threat;
 mod no_capture;
 mod outcome;
+mod rule_set;
 
 pub use chase::{threats, ChaseReason, ChaseRules, Threat, ThreatList};
 pub use cycle::{analyze_cycle, ChasedPiece, CheckVersusChase, CycleError, CycleReport};
+pub use mate_threat::threatens_mate_in_one;
 pub use no_capture::{counted_plies, counted_plies_of, limit_reached, CheckCounting};
 pub use outcome::{try_adjudicate, IllegalMoveError};
+pub use rule_set::{RuleSet, UnknownRuleSet};
 
 use crate::moves::Move;
 use crate::piece::Color;
@@ -41,9 +45,10 @@ pub fn judge_cycle(pos: &Position, cycle: &[Move]) -> CycleVerdict {
     judge_cycle_with(pos, cycle, &RuleOptions::default())
 }
 
-/// [`judge_cycle`] under explicit options (perpetual check against chase, immobile targets).
+/// [`judge_cycle`] under explicit options (rule set, perpetual check against chase, immobile
+/// targets).
 pub fn judge_cycle_with(pos: &Position, cycle: &[Move], options: &RuleOptions) -> CycleVerdict {
-    match analyze_cycle(pos, cycle, options.check_vs_chase, &options.chase) {
+    match analyze_cycle(pos, cycle, options) {
         Ok(CycleReport {
             loser: Some(color), ..
         }) => CycleVerdict::Loses(color),
@@ -51,9 +56,14 @@ pub fn judge_cycle_with(pos: &Position, cycle: &[Move], options: &RuleOptions) -
     }
 }
 
-/// Configurable parts of the rules: each field is a point the Law leaves open (digest §8).
+/// Configurable parts of the rules: the rule book, and each point the Law leaves open (digest
+/// §8). Start from [`RuleOptions::for_rule_set`] (or `default()`, the Law) and change fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleOptions {
+    /// Which rule book classifies moves that check or threaten mate while attacking (default:
+    /// the Vietnamese Law). Its defaults for the other fields come from
+    /// [`RuleOptions::for_rule_set`].
+    pub rule_set: RuleSet,
     /// Occurrence of the same position (same placement and side to move, since the last capture)
     /// at which a repetition is judged at the root (default 3: the Law's examples show three
     /// cycles). Values below 2 are treated as 2.
@@ -61,7 +71,8 @@ pub struct RuleOptions {
     /// Full moves without capture that draw (default 60 = 120 plies, Điều 7 e; 50 for Điều 12).
     /// 0 disables the rule.
     pub no_capture_moves: u32,
-    /// How checking moves count toward the no-capture limit (default: 5 per side, Điều 12 c).
+    /// How checking moves count toward the no-capture limit (default: 5 per side, Điều 12 c;
+    /// 10 per side under the Asian rules).
     pub no_capture_checks: CheckCounting,
     /// Perpetual check against perpetual chase (default: the checker loses, Điều 7 g).
     pub check_vs_chase: CheckVersusChase,
@@ -73,19 +84,29 @@ pub struct RuleOptions {
 }
 
 impl Default for RuleOptions {
+    /// The Vietnamese Law's defaults.
     fn default() -> Self {
+        RuleOptions::for_rule_set(RuleSet::default())
+    }
+}
+
+impl RuleOptions {
+    /// The defaults of `rule_set`: the third occurrence judges a repetition, 60 moves without
+    /// capture draw, the perpetual checker loses against a chaser, a pinned immobile target may
+    /// not be chased, bare material draws; checks counted toward the no-capture limit per the
+    /// rule set.
+    pub fn for_rule_set(rule_set: RuleSet) -> RuleOptions {
         RuleOptions {
+            rule_set,
             repetition_threshold: 3,
             no_capture_moves: 60,
-            no_capture_checks: CheckCounting::default(),
+            no_capture_checks: rule_set.no_capture_checks(),
             check_vs_chase: CheckVersusChase::default(),
             chase: ChaseRules::default(),
             insufficient_material_draw: true,
         }
     }
-}
 
-impl RuleOptions {
     /// Whether `pos` has reached the no-capture limit under these options (for the search and
     /// the match runner; check for mate first, a mate on the limit move wins).
     pub fn no_capture_limit_reached(&self, pos: &Position) -> bool {

@@ -17,7 +17,7 @@ use crate::position::Position;
 use super::chase::ChaseReason;
 use super::cycle::{analyze_cycle, CycleReport};
 use super::no_capture::{counted_plies_of, limit_reached};
-use super::{GameResult, RuleId, RuleOptions, Verdict};
+use super::{GameResult, RuleId, RuleOptions, RuleSet, Verdict};
 
 /// A move in the game record that is not legal where it is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,10 +79,10 @@ pub fn try_adjudicate(
         if let Some(&first) = occurrences.peek() {
             if occurrences.count() + 1 >= threshold {
                 let cycle = &moves[first..ply];
-                let report = analyze_cycle(&pos, cycle, options.check_vs_chase, &options.chase);
+                let report = analyze_cycle(&pos, cycle, options);
                 // A key collision (not a real cycle) is simply not judged.
                 if let Ok(report) = report {
-                    return Ok(Some(cycle_verdict(&report, first, ply)));
+                    return Ok(Some(cycle_verdict(&report, first, ply, options.rule_set)));
                 }
             }
         }
@@ -173,8 +173,49 @@ fn kind_word(kind: PieceKind) -> &'static str {
     }
 }
 
+/// Why a side that attacked is not a perpetual chaser, when the reason is the classification of
+/// its checks or mate threats (the points where the rule sets part), for draw explanations.
+fn excuse(report: &CycleReport, side: Color, rule_set: RuleSet) -> Option<String> {
+    let s = side.index();
+    let moves = report.plies / 2;
+    if report.mate_threat[s] {
+        return Some(format!(
+            "{}'s attacks came with a mate threat, which may be repeated (Điều 22 term 3, Điều 23 \
+             point 2, Điều 24.5)",
+            side.name()
+        ));
+    }
+    let checks = report.checks[s] as usize;
+    if !rule_set.checks_can_chase() && checks > 0 && checks < moves {
+        return Some(format!(
+            "{} checked on {checks} of its {moves} moves, and a check is not a chase (one check, \
+             one chase or one idle move: Điều 23 point 2, Điều 24.8-24.9)",
+            side.name()
+        ));
+    }
+    None
+}
+
 /// The explained verdict of a repetition whose cycle spans plies `first + 1 ..= last`.
-fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
+fn cycle_verdict(report: &CycleReport, first: usize, last: usize, rule_set: RuleSet) -> Verdict {
+    let mut verdict = cycle_verdict_law(report, first, last, rule_set);
+    if rule_set != RuleSet::default() {
+        verdict.explanation.push_str(&format!(
+            " [{}; the articles cited are the Vietnamese Law's, whose Điều 24 examples are that \
+             book's diagrams]",
+            rule_set.book()
+        ));
+    }
+    verdict
+}
+
+/// [`cycle_verdict`] before the rule-set note.
+fn cycle_verdict_law(
+    report: &CycleReport,
+    first: usize,
+    last: usize,
+    rule_set: RuleSet,
+) -> Verdict {
     let span = format!(
         "the {}-ply repetition cycle of plies {}-{}",
         report.plies,
@@ -251,8 +292,18 @@ fn cycle_verdict(report: &CycleReport, first: usize, last: usize) -> Verdict {
                         .to_string()
                 }
                 (_, [true, true]) => "both sides chased perpetually (Điều 7 draw c)".to_string(),
-                _ => "neither side checked or chased perpetually (Điều 7 draw b, Điều 24.2)"
-                    .to_string(),
+                _ => {
+                    let mut text =
+                        "neither side checked or chased perpetually (Điều 7 draw b, Điều 24.2)"
+                            .to_string();
+                    for side in Color::BOTH {
+                        if let Some(why) = excuse(report, side, rule_set) {
+                            text.push_str("; ");
+                            text.push_str(&why);
+                        }
+                    }
+                    text
+                }
             };
             Verdict {
                 result: GameResult::Draw,

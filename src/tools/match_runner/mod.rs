@@ -22,7 +22,7 @@ mod wire;
 
 use clock::TimeControl;
 use engine_config::EngineConfig;
-use engine_core::rules::RuleOptions;
+use engine_core::rules::{RuleOptions, RuleSet};
 use play::{DrawRule, GameSettings, ResignRule};
 use sprt::Sprt;
 use std::path::PathBuf;
@@ -134,6 +134,9 @@ struct MatchOptions {
     /// referee's repetition and no-capture rules already end every game).
     #[arg(long, default_value_t = 0)]
     maxmoves: u32,
+    /// Rule book of the referee: the Vietnamese Law, or the Asian (AXF/WXF) rules.
+    #[arg(long, default_value = "vietnamese", value_name = "vietnamese|asian")]
+    rule_set: RuleSet,
     /// Occurrence of a position at which the referee judges a repetition.
     #[arg(long, default_value_t = 3)]
     repetition: u32,
@@ -317,14 +320,21 @@ impl MatchOptions {
             rules: RuleOptions {
                 repetition_threshold: self.repetition,
                 no_capture_moves: self.nocapture,
-                ..RuleOptions::default()
+                ..RuleOptions::for_rule_set(self.rule_set)
             },
             resign,
             draw,
             max_moves: self.maxmoves,
         };
+        // The rule set joins the fingerprint only when it is not the default, so that recovery
+        // files written before the option existed still resume.
+        let rule_set_note = if self.rule_set == RuleSet::default() {
+            String::new()
+        } else {
+            format!(" rule-set {}", self.rule_set.name())
+        };
         let fingerprint = format!(
-            "engines [{}]; format {:?} rounds {} games {}; openings {} ({} positions, {}, seed {}); maxmoves {} repetition {} nocapture {}",
+            "engines [{}]; format {:?} rounds {} games {}; openings {} ({} positions, {}, seed {}); maxmoves {} repetition {} nocapture {}{}",
             engines
                 .iter()
                 .map(|e| format!(
@@ -353,7 +363,8 @@ impl MatchOptions {
             self.seed,
             self.maxmoves,
             self.repetition,
-            self.nocapture
+            self.nocapture,
+            rule_set_note
         );
         Ok(tournament::Plan {
             engines,
@@ -384,4 +395,44 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let report = tournament::run(plan)?;
     print!("{report}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args, FromArgMatches};
+
+    /// The plan `cotuong match` would run with these arguments (no engine is started).
+    fn plan(args: &[&str]) -> Result<tournament::Plan, String> {
+        let cmd = MatchArgs::augment_args(clap::Command::new("match"));
+        let matches = cmd
+            .try_get_matches_from(std::iter::once("match").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        let parsed = MatchArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+        parsed.options.plan(&parsed.engines)
+    }
+
+    const TWO_ENGINES: [&str; 8] = [
+        "--engine", "cmd=x", "name=a", "--engine", "cmd=y", "name=b", "--depth", "2",
+    ];
+
+    #[test]
+    fn rule_set_reaches_the_referee() {
+        let default = plan(&TWO_ENGINES).expect("valid");
+        assert_eq!(default.settings.rules, RuleOptions::default());
+        let mut args = TWO_ENGINES.to_vec();
+        args.extend(["--rule-set", "asian", "--nocapture", "50"]);
+        let asian = plan(&args).expect("valid");
+        assert_eq!(
+            asian.settings.rules,
+            RuleOptions {
+                no_capture_moves: 50,
+                ..RuleOptions::for_rule_set(RuleSet::Asian)
+            }
+        );
+        let mut args = TWO_ENGINES.to_vec();
+        args.extend(["--rule-set", "chinese"]);
+        let err = plan(&args).err().expect("refused");
+        assert!(err.contains("unknown rule set 'chinese'"), "{err}");
+    }
 }

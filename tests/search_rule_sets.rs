@@ -1,0 +1,232 @@
+//! The search and the referee classify repetition cycles alike, under both rule sets: checks
+//! mixed with attacks, offers between equal pieces, mate threats and who is chasing. For each
+//! constructed case (the same positions as `engine-core/tests/rules_law_cases.rs`, whose
+//! articles and legality checks they share), the game runs nearly two laps of its cycle; the
+//! search then scores the move that makes a position occur for the third time, once from the
+//! side whose move completes the cycle and once from the other side (a game started one ply
+//! later). The score must be the referee's verdict on the game with that move: a draw scores 0,
+//! a rule loss like being mated one ply after the root, a rule win like mating there.
+
+use cotuong::game::Game;
+use cotuong::limits::SearchLimits;
+use cotuong::search::score::{mate_in, mated_in, DRAW};
+use cotuong::search::{SearchOptions, Searcher};
+use engine_core::rules::{adjudicate, GameResult, RuleOptions, RuleSet};
+use engine_core::{Color, Move, Position, RankBase};
+
+/// A verdict on the completed repetition.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Expect {
+    Draw,
+    Loses(Color),
+}
+
+use Color::{Black, Red};
+use Expect::{Draw, Loses};
+
+struct Case {
+    /// The principle, as in `rules_law_cases.rs`.
+    name: &'static str,
+    fen: &'static str,
+    /// One lap of the cycle (4 plies), from `fen`.
+    lap: &'static str,
+    /// The verdict under the Vietnamese Law and under the Asian rules.
+    law: Expect,
+    asian: Expect,
+}
+
+const CASES: &[Case] = &[
+    // Checks mixed with attacks (Điều 23 point 2, Điều 24.8).
+    Case {
+        name: "check that attacks, then attack (chariot)",
+        fen: "2n1k4/2R6/2R6/9/5n3/9/9/9/5K3/N8 b - - 0 1",
+        lap: "e9f9 c8f8 f9e9 f8c8",
+        law: Draw,
+        asian: Loses(Red),
+    },
+    Case {
+        name: "check that attacks, then attack (elephant)",
+        fen: "5k3/2R6/2R2n3/9/2b6/9/9/9/3K5/4N4 b - - 0 1",
+        lap: "f9e9 c7e7 e9f9 e7c7",
+        law: Draw,
+        asian: Loses(Red),
+    },
+    Case {
+        name: "check that uncovers an attack, then attack",
+        fen: "3n5/4k4/9/9/P5r2/9/9/9/4r4/3K5 b - - 0 1",
+        lap: "e1e5 d0d1 e5e1 d1d0",
+        law: Draw,
+        asian: Loses(Black),
+    },
+    // Offers between equal pieces (Điều 24.20, 24.36).
+    Case {
+        name: "protected chariot offering itself to a chariot",
+        fen: "3k5/9/r8/9/9/9/9/1R6R/9/4K4 w - - 0 1",
+        lap: "b2a2 a7b7 a2b2 b7a7",
+        law: Draw,
+        asian: Draw,
+    },
+    Case {
+        name: "protected cannon offering itself to a cannon",
+        fen: "3k5/9/c8/9/1P7/9/P8/1C6R/9/4K4 w - - 0 1",
+        lap: "b2a2 a7b7 a2b2 b7a7",
+        law: Draw,
+        asian: Draw,
+    },
+    Case {
+        name: "chariot chasing a chariot confined by a cannon",
+        fen: "3ak4/4a4/9/R8/4r4/9/9/9/4C4/3K5 w - - 0 1",
+        lap: "a6a5 e5e6 a5a6 e6e5",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    // Mate threats (Điều 22 term 3, Điều 23 point 2, Điều 24.5).
+    Case {
+        name: "mate threat on a falsely protected piece",
+        fen: "3k5/3c5/2R6/9/9/9/5N3/3K5/9/9 w - - 0 1",
+        lap: "c7c8 d8d7 c8c7 d7d8",
+        law: Draw,
+        asian: Loses(Red),
+    },
+    Case {
+        name: "mating attack that keeps hitting a cannon",
+        fen: "3k5/4cR3/6P2/9/1R7/3p5/9/9/9/4K4 w - - 0 1",
+        lap: "b5b8 e8e5 b8b5 e5e8",
+        law: Draw,
+        asian: Loses(Red),
+    },
+    Case {
+        name: "chase answered by a mate threat",
+        fen: "9/3k5/4C4/6c2/2r6/9/2N6/2r6/2C2K3/9 w - - 0 1",
+        lap: "c3b5 c2e2 b5c3 e2c2",
+        law: Loses(Red),
+        asian: Draw,
+    },
+    // Who is chasing (Điều 24.22, 24.9).
+    Case {
+        name: "cannon chasing a chariot over moving screens",
+        fen: "9/n3kc3/9/9/5c3/3C5/1C6r/3K5/9/9 w - - 0 1",
+        lap: "d4d3 f5f3 d3d4 f3f5",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    Case {
+        name: "chase that parries a check",
+        fen: "2n6/9/4k4/1C7/4p4/9/9/9/9/5K3 b - - 0 1",
+        lap: "c9d7 b6b7 d7c9 b7b6",
+        law: Loses(Black),
+        asian: Loses(Black),
+    },
+];
+
+/// `fen` and the moves of `text`, as a game, with the moves played.
+fn play(fen: &str, text: &str) -> (Position, Vec<Move>) {
+    let start = Position::from_fen(fen).expect("test FEN");
+    let mut pos = start.clone();
+    let moves = text
+        .split_whitespace()
+        .map(|t| {
+            let mv = pos.parse_move(t, RankBase::Zero).expect("legal test move");
+            pos.make_move(mv);
+            mv
+        })
+        .collect();
+    (start, moves)
+}
+
+/// The referee's verdict on `start` + `moves` under `options` (it must have one).
+fn referee(start: &Position, moves: &[Move], options: &RuleOptions) -> Expect {
+    let v = adjudicate(start, moves, options).expect("the third occurrence is judged");
+    match v.result {
+        GameResult::Draw => Draw,
+        GameResult::RedWins => Loses(Black),
+        GameResult::BlackWins => Loses(Red),
+    }
+}
+
+/// The search's score for `start` + `history` followed by `last` (the only root move searched).
+fn search_score(start: &Position, history: &[Move], last: Move, options: &RuleOptions) -> i32 {
+    let game = Game::from_moves(start.clone(), history).expect("legal history");
+    let mut searcher = Searcher::new(4, 1).expect("a searcher");
+    let limits = SearchLimits {
+        depth: Some(4),
+        ..SearchLimits::default()
+    };
+    let search_options = SearchOptions {
+        rules: options.clone(),
+        root_moves: Some(vec![last]),
+        ..SearchOptions::default()
+    };
+    searcher
+        .search(&game, &limits, &search_options, &mut |_| {})
+        .expect("a root move")
+        .score
+}
+
+/// The score the search must give, from the view of `mover`, for a verdict reached one ply
+/// after the root.
+fn expected_score(verdict: Expect, mover: Color) -> i32 {
+    match verdict {
+        Draw => DRAW,
+        Loses(c) if c == mover => mated_in(1),
+        Loses(_) => mate_in(1),
+    }
+}
+
+#[test]
+fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
+    let mut failures = Vec::new();
+    for case in CASES {
+        let two_laps = format!("{} {}", case.lap, case.lap);
+        let (start, moves) = play(case.fen, &two_laps);
+        for (rule_set, expected) in [
+            (RuleSet::Vietnamese, case.law),
+            (RuleSet::Asian, case.asian),
+        ] {
+            let options = RuleOptions::for_rule_set(rule_set);
+            assert_eq!(
+                referee(&start, &moves, &options),
+                expected,
+                "{} ({}): the referee",
+                case.name,
+                rule_set.name()
+            );
+            // The side completing the cycle: seven plies of history, the eighth searched.
+            let (history, last) = moves.split_at(7);
+            let completer = start.side_to_move().opponent();
+            let got = search_score(&start, history, last[0], &options);
+            if got != expected_score(expected, completer) {
+                failures.push(format!(
+                    "{} ({}): completing move scored {got}",
+                    case.name,
+                    rule_set.name()
+                ));
+            }
+            // The other side: the game starts one ply later, so that its move (the cycle's first)
+            // makes the position after it occur for the third time.
+            let mut later = start.clone();
+            later.make_move(moves[0]);
+            let later = Position::from_fen(&later.to_fen()).expect("a FEN of a legal position");
+            let mut extended = moves[1..].to_vec();
+            extended.push(moves[0]);
+            assert_eq!(
+                referee(&later, &extended, &options),
+                expected,
+                "{} ({}): the referee, one ply later",
+                case.name,
+                rule_set.name()
+            );
+            let (history, last) = extended.split_at(7);
+            let starter = start.side_to_move();
+            let got = search_score(&later, history, last[0], &options);
+            if got != expected_score(expected, starter) {
+                failures.push(format!(
+                    "{} ({}): the other side's move scored {got}",
+                    case.name,
+                    rule_set.name()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
