@@ -70,8 +70,9 @@ fn main() -> ExitCode {
 }
 
 fn dump_file(path: &PathBuf, filtered: bool) -> Result<(), String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = nnue::train::read_data_file(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = &bytes[..];
     let filters = Filters::default();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -109,13 +109,29 @@ fn is_validation(game: &Game, options: &LoadOptions) -> bool {
             < options.validation
 }
 
+/// First bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The game records of a data file, decompressed if it is gzip-compressed (as the data kept in
+/// the repository is). Concatenated gzip files read as the concatenation of their contents, so
+/// compressed shards join like plain ones. Offsets in data errors count decompressed bytes.
+pub fn read_data_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let raw = std::fs::read(path)?;
+    if !raw.starts_with(&GZIP_MAGIC) {
+        return Ok(raw);
+    }
+    let mut bytes = Vec::with_capacity(raw.len() * 2);
+    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Loads one file.
 fn load_file(
     path: &Path,
     options: &LoadOptions,
     on_bytes: &(dyn Fn(u64) + Sync),
 ) -> Result<(DataFile, Vec<PackedPosition>, Vec<PackedPosition>), TrainError> {
-    let bytes = std::fs::read(path).map_err(|error| TrainError::Read {
+    let bytes = read_data_file(path).map_err(|error| TrainError::Read {
         path: path.to_path_buf(),
         error,
     })?;

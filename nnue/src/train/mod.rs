@@ -37,7 +37,7 @@ mod schedule;
 
 pub use args::{Activation, Args, Schedule};
 pub use checkpoint::Checkpoint;
-pub use dataset::{load, DataFile, Dataset, LoadOptions};
+pub use dataset::{load, read_data_file, DataFile, Dataset, LoadOptions};
 pub use error::TrainError;
 pub use gradient::{
     accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
