@@ -13,36 +13,49 @@ const UNITS_PER_PAWN: f64 = 100.0;
 
 /// A score from Red's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct RedScore(pub i32);
+pub struct RedScore {
+    /// Internal units, Red's view.
+    units: i32,
+    /// For a mate, the winner's moves to mate. The count depends on who moves first, which the
+    /// units alone (without the side to move) do not tell.
+    mate_moves: i32,
+}
 
 impl RedScore {
     /// The score `score` of the side to move `side`, seen from Red.
     pub fn from_side(side: Color, score: i32) -> RedScore {
-        RedScore(match side {
-            Color::Red => score,
-            Color::Black => -score,
-        })
+        RedScore {
+            units: match side {
+                Color::Red => score,
+                Color::Black => -score,
+            },
+            mate_moves: if is_mate(score) {
+                mate_moves(score).abs()
+            } else {
+                0
+            },
+        }
     }
 
     /// The same score from `side`'s point of view.
     pub fn for_side(self, side: Color) -> i32 {
         match side {
-            Color::Red => self.0,
-            Color::Black => -self.0,
+            Color::Red => self.units,
+            Color::Black => -self.units,
         }
     }
 
     /// Whether it is a forced mate (or a finished game).
     pub fn is_mate(self) -> bool {
-        is_mate(self.0)
+        is_mate(self.units)
     }
 
     /// Pawns, for the graph: mates and larger scores are cut at `limit` pawns either way.
     pub fn pawns_capped(self, limit: f64) -> f64 {
         if self.is_mate() {
-            limit.copysign(f64::from(self.0))
+            limit.copysign(f64::from(self.units))
         } else {
-            (f64::from(self.0) / UNITS_PER_PAWN).clamp(-limit, limit)
+            (f64::from(self.units) / UNITS_PER_PAWN).clamp(-limit, limit)
         }
     }
 
@@ -50,11 +63,15 @@ impl RedScore {
     pub fn json(self) -> JsonScore {
         if self.is_mate() {
             JsonScore::Mate {
-                mate: mate_moves(self.0),
-                winner: if self.0 > 0 { "red" } else { "black" },
+                mate: if self.units > 0 {
+                    self.mate_moves
+                } else {
+                    -self.mate_moves
+                },
+                winner: if self.units > 0 { "red" } else { "black" },
             }
         } else {
-            JsonScore::Centipawns { cp: self.0 }
+            JsonScore::Centipawns { cp: self.units }
         }
     }
 }
@@ -62,10 +79,10 @@ impl RedScore {
 impl fmt::Display for RedScore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_mate() {
-            let sign = if self.0 > 0 { "" } else { "-" };
-            write!(f, "#{sign}{}", mate_moves(self.0).abs())
+            let sign = if self.units > 0 { "" } else { "-" };
+            write!(f, "#{sign}{}", self.mate_moves)
         } else {
-            write!(f, "{:+.2}", f64::from(self.0) / UNITS_PER_PAWN)
+            write!(f, "{:+.2}", f64::from(self.units) / UNITS_PER_PAWN)
         }
     }
 }
@@ -106,7 +123,7 @@ mod tests {
     fn display_from_reds_view() {
         assert_eq!(RedScore::from_side(Color::Red, 35).to_string(), "+0.35");
         assert_eq!(RedScore::from_side(Color::Black, 35).to_string(), "-0.35");
-        assert_eq!(RedScore(0).to_string(), "+0.00");
+        assert_eq!(RedScore::from_side(Color::Black, 0).to_string(), "+0.00");
         assert_eq!(
             RedScore::from_side(Color::Red, mate_in(5)).to_string(),
             "#3"
@@ -124,17 +141,28 @@ mod tests {
             RedScore::from_side(Color::Red, mated_in(0)).to_string(),
             "#-0"
         );
-        assert_eq!(RedScore(-250).for_side(Color::Black), 250);
-        assert_eq!(RedScore(1234).pawns_capped(10.0), 10.0);
-        assert_eq!(RedScore(mated_in(2)).pawns_capped(10.0), -10.0);
+        let red = |units| RedScore::from_side(Color::Red, units);
+        assert_eq!(red(-250).for_side(Color::Black), 250);
+        assert_eq!(red(1234).pawns_capped(10.0), 10.0);
+        assert_eq!(red(mated_in(2)).pawns_capped(10.0), -10.0);
         assert_eq!(pawns(910), "9.10");
     }
 
     #[test]
     fn json_forms() {
-        let cp = serde_json::to_string(&RedScore(-12).json()).expect("json");
+        let red = |units| RedScore::from_side(Color::Red, units);
+        let cp = serde_json::to_string(&red(-12).json()).expect("json");
         assert_eq!(cp, r#"{"cp":-12}"#);
-        let mate = serde_json::to_string(&RedScore(mated_in(4)).json()).expect("json");
+        let mate = serde_json::to_string(&red(mated_in(4)).json()).expect("json");
         assert_eq!(mate, r#"{"mate":-2,"winner":"black"}"#);
+        // Black to move mates in 3: the same count from Red's view.
+        let black = RedScore::from_side(Color::Black, mate_in(5)).json();
+        assert_eq!(
+            black,
+            JsonScore::Mate {
+                mate: -3,
+                winner: "black"
+            }
+        );
     }
 }
