@@ -49,11 +49,11 @@ pub const CANDIDATE_LINES: usize = 4;
 
 /// `UCI_Elo` of each Skill Level, 0 to 20. PROVISIONAL: these numbers are a placeholder
 /// shape (about 90 points per level, flattening towards full strength), not a measurement; they
-/// only make `UCI_Elo` select a level monotonically. The calibration in `bench/strength/`
-/// (`bench/strength/ladder.sh`, then `bench/strength/elo_table.py` on its results) measures each
-/// level against fixed anchor engines and prints the table that replaces this one, on the scale
-/// where the anchor of the calibration's `ANCHOR_ELO` has that rating. Strictly increasing;
-/// `UCI_Elo` between two entries interpolates between their levels.
+/// only make `UCI_Elo` select a level monotonically. `bench/strength/ladder.sh` measures each
+/// level against fixed anchor engines with `cotuong match`, and `bench/strength/report.py` fits
+/// the ratings (Debian's Fairy-Stockfish at full strength = 2000 by default) and prints the table
+/// that replaces this one. Strictly increasing; `UCI_Elo` between two entries interpolates
+/// between their levels.
 pub const SKILL_ELO: [i32; 21] = [
     760, 850, 940, 1030, 1120, 1210, 1300, 1390, 1480, 1560, 1640, 1710, 1780, 1840, 1890, 1920,
     1940, 1950, 1960, 1965, 1970,
