@@ -5,9 +5,9 @@
 # See bench/strength/README.md. Every match is resumable: run the same command again.
 #
 # Settings (environment variables):
-#   LEVELS       Skill Levels to measure            (default: 0 2 4 ... 20)
+#   LEVELS       Skill Levels to measure            (default: 0 4 8 12 16 20)
 #   ANCHORS      anchors, from the list below       (default: all)
-#   GAMES        games per level and anchor (even)  (default: 200)
+#   GAMES        games per level and anchor (even)  (default: 100)
 #   TC           time control of every engine       (default: 10+0.1)
 #   NODES        nodes per move instead of TC (smoke runs); SjaakII and MaxQi, which do not
 #                honour node limits, then get FIXED_ST
@@ -27,9 +27,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 COTUONG=${COTUONG:-target/release/cotuong}
-LEVELS=${LEVELS:-"0 2 4 6 8 10 12 14 16 18 20"}
+LEVELS=${LEVELS:-"0 4 8 12 16 20"}
 ANCHORS=${ANCHORS:-"sjaakii maxqi fsf-skill0 fsf-skill5 fsf-skill10 fsf"}
-GAMES=${GAMES:-200}
+GAMES=${GAMES:-100}
 TC=${TC:-10+0.1}
 NODES=${NODES:-}
 FIXED_ST=${FIXED_ST:-2}

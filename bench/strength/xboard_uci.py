@@ -15,7 +15,7 @@ What it translates:
   go movetime MS                           -> st SECONDS (whole seconds below MS - 300), go
   go depth D                               -> sd D, go
   stop                                     -> ?
-  engine's "move X"                        -> bestmove X
+  engine's "move X" / "resign"             -> bestmove X / bestmove (none)
 Moves pass through unchanged (MaxQi writes ICCS with ranks 0-9, the runner's ranks=0).
 Node limits have no xboard equivalent and are refused with an info string.
 """
@@ -133,12 +133,12 @@ def main():
                 say("bestmove " + line.split()[1])
                 waiting.clear()
                 return
-            if line.startswith(("resign", "1-0", "0-1", "1/2-1/2", "Illegal move")):
+            if line.startswith("resign"):
+                say("bestmove (none)")
+                waiting.clear()
+                return
+            if line.startswith(("1-0", "0-1", "1/2-1/2", "Illegal move", "Error")):
                 say("info string engine: " + line)
-                if line.startswith(("resign", "1-0", "0-1", "1/2-1/2")):
-                    say("bestmove (none)")
-                    waiting.clear()
-                    return
 
     for raw in sys.stdin:
         words = raw.split()
@@ -164,6 +164,11 @@ def main():
                 say("info string error: " + error)
                 say("bestmove (none)")
                 continue
+            # Lines left from the last game (its result claim, say) are not answers to this go.
+            while not engine.lines.empty():
+                if engine.lines.get_nowait() is None:
+                    say("bestmove (none)")
+                    return 1
             engine.send("new")
             if "xiangqi" in variants:
                 engine.send("variant xiangqi")

@@ -204,10 +204,8 @@ fn main() {
         Ok((openings, tried)) => {
             for (fen, line) in &openings {
                 if as_lines {
-                    let moves: Vec<String> = line
-                        .iter()
-                        .map(|&m| move_text(m, RankBase::Zero))
-                        .collect();
+                    let moves: Vec<String> =
+                        line.iter().map(|&m| move_text(m, RankBase::Zero)).collect();
                     println!("{START_FEN} moves {}", moves.join(" "));
                 } else {
                     println!("{fen}");

@@ -125,9 +125,27 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, ann
         }
         text.push(' ');
     }
+    let _ = write!(text, "{} ", comment(&summary(review)));
     text.push_str(game.result.as_deref().unwrap_or("*"));
     out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
     out.push_str("\n\n");
+}
+
+/// Each side's inaccuracies, mistakes, blunders and average loss, for the end of the game.
+fn summary(review: &GameReview) -> String {
+    [Color::Red, Color::Black]
+        .map(|side| {
+            let s = review.summary(side);
+            format!(
+                "{}: {} inaccuracies, {} mistakes, {} blunders, average loss {}",
+                side.name(),
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders,
+                pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
+            )
+        })
+        .join("; ")
 }
 
 /// The comment closing a best line in a variation.
@@ -158,20 +176,22 @@ pub fn write_position(
     let mut lines = review.analysis.lines.iter();
     if let Some(first) = lines.next() {
         let own = |l: &Line| comment(&format!("{}/{depth}", l.score));
-        let first_move = numbered_line(pos, &first.pv[..1], notation, number);
+        // The rest of a line after its first move, numbered from the reply on.
+        let rest = |l: &Line| {
+            let mut after = pos.clone();
+            after.make_move(l.mv);
+            let moves = l.pv.get(1..).unwrap_or(&[]);
+            numbered_line(&after, moves, notation, next_number(pos, number))
+        };
+        let first_move = numbered_line(pos, std::slice::from_ref(&first.mv), notation, number);
         let _ = write!(text, "{first_move} {} ", own(first));
         for other in lines {
-            let line = numbered_line(pos, &other.pv[..1], notation, number);
-            let mut after = pos.clone();
-            after.make_move(other.mv);
-            let rest = numbered_line(&after, &other.pv[1..], notation, next_number(pos, number));
-            let _ = write!(text, "({line} {} {rest}) ", own(other));
+            let line = numbered_line(pos, std::slice::from_ref(&other.mv), notation, number);
+            let _ = write!(text, "({line} {} {}) ", own(other), rest(other));
         }
-        let mut after = pos.clone();
-        after.make_move(first.mv);
-        let rest = numbered_line(&after, &first.pv[1..], notation, next_number(pos, number));
-        if !rest.is_empty() {
-            let _ = write!(text, "{rest} ");
+        let main_rest = rest(first);
+        if !main_rest.is_empty() {
+            let _ = write!(text, "{main_rest} ");
         }
     } else {
         let _ = write!(

@@ -4,7 +4,9 @@
 
 use cotuong::search::Info;
 use engine_core::{Notation, Position};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
+
+use super::super::progress_bar::progress_bar;
 
 use super::score::RedScore;
 
@@ -19,17 +21,11 @@ impl Progress {
     /// A display for `searches` searches; `quiet` hides the bar, `info_notation` turns on the
     /// `info` lines.
     pub fn new(searches: u64, quiet: bool, info_notation: Option<Notation>) -> Progress {
-        let target = if quiet {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        };
-        let bar = ProgressBar::with_draw_target(Some(searches), target);
-        if let Ok(style) = ProgressStyle::with_template(
+        let bar = progress_bar(
+            searches,
+            quiet,
             "{elapsed_precise} [{bar:24}] {pos}/{len} positions, {msg} ETA {eta}",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
+        );
         Progress { bar, info_notation }
     }
 
