@@ -2,7 +2,8 @@
 # The strength ladder: cotuong at each Skill Level against fixed anchor engines, with
 # `cotuong match`; then bench/strength/report.py prints the ladder (score against each anchor with
 # 95% error bars), checks that it is monotone, and prints the UCI_Elo table for src/strength.rs.
-# See bench/strength/README.md. Every match is resumable: run the same command again.
+# See bench/strength/README.md. Every match is resumable: run the same command again. Exit
+# status: report.py's (1 when the monotonicity check fails).
 #
 # Settings (environment variables):
 #   LEVELS       Skill Levels to measure            (default: 0 4 8 12 16 20)

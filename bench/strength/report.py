@@ -165,10 +165,9 @@ def main():
             a, b = by.get((low, anchor)), by.get((high, anchor))
             if not a or not b:
                 continue
-            diff = b[3] - a[3]
-            var = a[4] ** 2 + b[4] ** 2
-            if var <= 0:
-                continue  # both clean sweeps: says nothing
+            (sa, sea), (sb, seb) = smoothed(a[3], a[4], a[2]), smoothed(b[3], b[4], b[2])
+            diff = sb - sa
+            var = sea**2 + seb**2
             num += diff / var
             den += 1 / var
             if phi(-diff / math.sqrt(var)) >= args.confidence:
