@@ -1,5 +1,5 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, match, datagen).
+//! subcommands are for people and tools (perft, bench, judge, analyze, match, datagen).
 
 mod tools;
 
@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{datagen, judge, match_runner};
+use tools::{analyze, datagen, judge, match_runner};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +42,9 @@ enum Command {
     /// Judge a game, or each game of a PGN file: result and rule (first line), then the
     /// explanation.
     Judge(judge::JudgeArgs),
+    /// Analyze positions (best lines) or games (each move scored, inaccuracies, mistakes and
+    /// blunders marked): a table, an annotated PGN or JSON, and an evaluation graph.
+    Analyze(analyze::AnalyzeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(match_runner::MatchArgs),
     /// Self-play games with the engine's search, recorded as training data for the network.
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Judge(args)) => judge::main(&args),
+        Some(Command::Analyze(args)) => analyze::main(&args),
         Some(Command::Match(args)) => match match_runner::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -23,7 +23,7 @@ use clap::Args;
 use engine_core::rules::GameResult;
 use engine_core::Position;
 use game::{play_game, GameConfig, PlayedGame};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use nnue::data::rng::SplitMix64;
 use output::{OrderedWriter, RunSettings};
 use player::SearchPlayer;
@@ -305,18 +305,11 @@ fn install_interrupt_handler() -> Result<(), String> {
 }
 
 fn progress_bar(quiet: bool, games: u64) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(Some(games), target);
-    if let Ok(style) = ProgressStyle::with_template(
+    super::progress_bar::progress_bar(
+        games,
+        quiet,
         "{elapsed_precise} [{bar:24}] {pos}/{len} games, {msg}, ETA {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
+    )
 }
 
 fn progress_message(t: &Tally, started: Instant) -> String {
