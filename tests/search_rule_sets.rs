@@ -139,6 +139,11 @@ fn play(fen: &str, text: &str) -> (Position, Vec<Move>) {
     (start, moves)
 }
 
+/// `fen` and two laps of `lap`: the start position occurs for the third time at the end.
+fn play_two_laps(fen: &str, lap: &str) -> (Position, Vec<Move>) {
+    play(fen, &format!("{lap} {lap}"))
+}
+
 /// The referee's verdict on `start` + `moves` under `options` (it must have one).
 fn referee(start: &Position, moves: &[Move], options: &RuleOptions) -> Expect {
     let v = adjudicate(start, moves, options).expect("the third occurrence is judged");
@@ -168,8 +173,7 @@ fn expected_score(verdict: Expect, mover: Color) -> i32 {
 fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
     let mut failures = Vec::new();
     for case in CASES {
-        let two_laps = format!("{} {}", case.lap, case.lap);
-        let (start, moves) = play(case.fen, &two_laps);
+        let (start, moves) = play_two_laps(case.fen, case.lap);
         for (rule_set, expected) in [
             (RuleSet::Vietnamese, case.law),
             (RuleSet::Asian, case.asian),
@@ -305,8 +309,7 @@ fn search_game(
 fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
     let mut failures = Vec::new();
     for hold in HOLDS {
-        let two_laps = format!("{} {}", hold.lap, hold.lap);
-        let (start, moves) = play(hold.fen, &two_laps);
+        let (start, moves) = play_two_laps(hold.fen, hold.lap);
         let cycler = start.side_to_move().opponent();
         // Seven plies played: the cycling side's move makes the start position occur for the
         // third time.
