@@ -3,6 +3,7 @@
 //! deterministic signature of the search (quoted in commit messages when it changes); nodes/s
 //! measures speed.
 
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::limits::SearchLimits;
 use crate::search::{SearchOptions, Searcher};
@@ -26,9 +27,11 @@ pub struct BenchReport {
     pub millis: u64,
 }
 
-/// Searches every bench position to `depth`, printing one line per position and the totals.
-pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<BenchReport> {
+/// Searches every bench position to `depth` with `evaluator`, printing one line per position
+/// and the totals.
+pub fn run(depth: u32, evaluator: Evaluator, out: &mut dyn Write) -> std::io::Result<BenchReport> {
     let mut searcher = Searcher::new(BENCH_HASH_MB, 1).map_err(std::io::Error::other)?;
+    searcher.set_evaluator(evaluator);
     let limits = SearchLimits {
         depth: Some(depth.clamp(1, 100) as i32),
         ..SearchLimits::default()

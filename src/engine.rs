@@ -14,8 +14,11 @@ use crate::options::{Effect, OptionError, Options};
 use crate::search::score::{is_mate, mated_in, MATE_BOUND};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{self, SearchControl, SearchOptions, Searcher};
+use crate::strength::Strength;
 use engine_core::rules::Verdict;
 use engine_core::{Color, FenWarnings, Move, Position, RankBase};
+use nnue::data::rng::SplitMix64;
+use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -141,6 +144,17 @@ pub struct HashEntry {
     pub depth: i32,
 }
 
+/// How the move is picked from a search's lines: at full strength the best, otherwise by
+/// [`Strength::choose`] with a random number drawn by the controller.
+#[derive(Copy, Clone, Debug)]
+struct MoveChoice {
+    strength: Strength,
+    /// The lines the user asked to see (the search may run more as candidates).
+    shown: usize,
+    /// Uniform in `[0, 1)`.
+    draw: f64,
+}
+
 /// A search running on its own thread.
 struct Running {
     ctl: Arc<SearchControl>,
@@ -166,6 +180,8 @@ pub struct Engine {
     /// The net `EvalFile` names, loaded and checked; the search uses it while `Use NNUE` is on.
     /// `None` only if the embedded net failed to load (which the tests rule out).
     net: Option<Arc<nnue::Network>>,
+    /// Random numbers for the move choice of weakened play (never used at full strength).
+    rng: SplitMix64,
 }
 
 impl Engine {
@@ -176,7 +192,9 @@ impl Engine {
         let net = match NetSource::from_option(&options.eval_file).load() {
             Ok(net) => Some(net),
             Err(e) => {
-                listener(Event::Error(format!("{e}; using the handcrafted evaluation")));
+                listener(Event::Error(format!(
+                    "{e}; using the handcrafted evaluation"
+                )));
                 None
             }
         };
@@ -191,6 +209,7 @@ impl Engine {
             thinking: Arc::new(Mutex::new(false)),
             listener,
             net,
+            rng: strength_rng(0),
         })
     }
 
@@ -209,7 +228,10 @@ impl Engine {
         let pos = self.game.position();
         let mut hce = eval::Evaluator::Handcrafted;
         hce.reset(pos);
-        (hce.evaluate(pos), self.net.as_ref().map(|n| n.evaluate(pos)))
+        (
+            hce.evaluate(pos),
+            self.net.as_ref().map(|n| n.evaluate(pos)),
+        )
     }
 
     /// The current option values.
@@ -315,6 +337,7 @@ impl Engine {
                 }
                 self.install_evaluation(&next, self.net.clone());
             }
+            Effect::ReseedStrength => self.rng = strength_rng(next.strength_seed),
         }
         self.options = next;
         Ok(())
@@ -439,7 +462,8 @@ impl Engine {
             return Err("'bench' while searching is ignored".into());
         }
         self.join_search();
-        crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), out)
+        let evaluator = evaluator_for(&self.options, self.net.as_ref());
+        crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), evaluator, out)
             .map(|_| ())
             .map_err(|e| format!("bench failed: {e}"))
     }
@@ -517,20 +541,41 @@ impl Engine {
             (self.listener)(Event::StaticEval { score });
             return Ok(());
         }
-        let limits = self.limits(&g);
+        // Analysis (`go infinite`) always gets full strength.
+        let strength = if g.infinite {
+            Strength::FULL
+        } else {
+            self.options.strength()
+        };
+        let limits = strength.limit(&self.limits(&g));
         let options = SearchOptions {
-            multipv: self.options.multipv,
+            multipv: strength.lines(self.options.multipv),
             rules: self.options.rules.clone(),
             move_overhead_ms: self.options.move_overhead_ms,
             root_moves: Some(root),
         };
-        self.spawn_search(limits, options, g.draw_offered);
+        let choice = MoveChoice {
+            strength,
+            shown: self.options.multipv,
+            draw: if strength.is_full() {
+                0.0
+            } else {
+                self.rng.unit_f64()
+            },
+        };
+        self.spawn_search(limits, options, g.draw_offered, choice);
         Ok(())
     }
 
     /// Runs the search on its own thread; the thread sends the best move (held until `stop` or
     /// `ponderhit` for infinite and ponder searches) and hands the searcher back.
-    fn spawn_search(&mut self, limits: SearchLimits, options: SearchOptions, draw: bool) {
+    fn spawn_search(
+        &mut self,
+        limits: SearchLimits,
+        options: SearchOptions,
+        draw: bool,
+        choice: MoveChoice,
+    ) {
         self.join_search();
         let Some(mut searcher) = self.searcher.take() else {
             return;
@@ -549,7 +594,13 @@ impl Engine {
             .name("search-main".into())
             .stack_size(search::THREAD_STACK_BYTES)
             .spawn(move || {
-                let mut on_info = |info: &search::Info| listener(Event::Info(info.clone()));
+                let mut on_info = |info: &search::Info| {
+                    // Candidate lines searched only for a weakened choice are not shown.
+                    if !matches!(info, search::Info::Iteration { multipv, .. } if *multipv > choice.shown)
+                    {
+                        listener(Event::Info(info.clone()))
+                    }
+                };
                 let result =
                     searcher.search_controlled(&game, &limits, &options, &ctl2, &mut on_info);
                 // An infinite or ponder search holds its answer until stop / ponderhit.
@@ -561,18 +612,17 @@ impl Engine {
                 let event = match result {
                     Some(r) => {
                         let pos = game.position();
+                        let (best, ponder, score) =
+                            match r.lines.get(choice.strength.choose(&r.lines, choice.draw)) {
+                                Some(line) if line.mv != r.best => {
+                                    (line.mv, line.pv.get(1).copied(), line.reported_score().0)
+                                }
+                                _ => (r.best, r.ponder, r.score),
+                            };
                         Event::BestMove {
-                            best: r.best,
-                            ponder: r
-                                .ponder
-                                .or_else(|| ponder_from_tt(searcher.table(), pos, r.best)),
-                            offer: offer(
-                                pos,
-                                r.best,
-                                r.score,
-                                r.depth,
-                                draw2.load(Ordering::SeqCst),
-                            ),
+                            best,
+                            ponder: ponder.or_else(|| ponder_from_tt(searcher.table(), pos, best)),
+                            offer: offer(pos, best, score, r.depth, draw2.load(Ordering::SeqCst)),
                         }
                     }
                     None => Event::NoMove { score: mated_in(0) },
@@ -643,6 +693,17 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
     }
+}
+
+/// The random numbers of weakened play: from `seed`, or for 0 from the process's random hash
+/// keys (different in every run).
+fn strength_rng(seed: u64) -> SplitMix64 {
+    if seed != 0 {
+        return SplitMix64::new(seed);
+    }
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(0);
+    SplitMix64::new(hasher.finish())
 }
 
 /// The expected reply from the hash table when the PV is too short.

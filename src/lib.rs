@@ -13,4 +13,5 @@ pub mod options;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod strength;
 pub mod time;

@@ -1,5 +1,5 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, match, datagen, train).
+//! subcommands are for people and tools (perft, bench, judge, analyze, match, datagen, train).
 
 mod tools;
 
@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{datagen, judge, match_runner};
+use tools::{analyze, datagen, judge, match_runner};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +42,9 @@ enum Command {
     /// Judge a game, or each game of a PGN file: result and rule (first line), then the
     /// explanation.
     Judge(judge::JudgeArgs),
+    /// Analyze positions (best lines) or games (each move scored, inaccuracies, mistakes and
+    /// blunders marked): a table, an annotated PGN or JSON, and an evaluation graph.
+    Analyze(analyze::AnalyzeArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(match_runner::MatchArgs),
     /// Self-play games with the engine's search, recorded as training data for the network.
@@ -55,6 +58,9 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Evaluation: `nnue` (the net built into the binary), `hce` (handcrafted) or a net file.
+        #[arg(long, default_value = "nnue", value_name = "nnue|hce|FILE")]
+        eval: String,
     },
 }
 
@@ -101,6 +107,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Judge(args)) => judge::main(&args),
+        Some(Command::Analyze(args)) => analyze::main(&args),
         Some(Command::Match(args)) => match match_runner::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -122,9 +129,16 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Bench { depth }) => {
+        Some(Command::Bench { depth, eval }) => {
+            let evaluator = match cotuong::eval::Evaluator::from_choice(&eval) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let mut stdout = std::io::stdout().lock();
-            match bench::run(depth, &mut stdout) {
+            match bench::run(depth, evaluator, &mut stdout) {
                 Ok(report) => {
                     eprintln!(
                         "bench depth {depth}: signature {} nodes in {} ms",

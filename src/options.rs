@@ -9,6 +9,7 @@
 //! protocols, so `Move Overhead`, `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in
 //! either dialect.
 
+use crate::strength::{self, Strength};
 use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
 use engine_core::RankBase;
 
@@ -39,6 +40,15 @@ const CHECK_COUNTING_VALUES: &[&str] = &["PerSide", "Total", "All"];
 const CHECK_VS_CHASE_VALUES: &[&str] = &["CheckerLoses", "Draw"];
 /// `RuleSet` combo values, in [`RuleSet::ALL`] order (the Vietnamese Law first, the default).
 const RULE_SET_VALUES: &[&str] = &["Vietnamese", "Asian"];
+/// UCCI grades of `knowledge` and `randomness`, in announcement order (indices into
+/// `strength::KNOWLEDGE_LEVELS` / `RANDOMNESS_LEVELS`).
+const GRADE_VALUES: &[&str] = &["none", "small", "medium", "large"];
+/// Index of `large` in [`GRADE_VALUES`].
+const GRADE_LARGE: usize = 3;
+/// Largest `StrengthSeed`.
+pub const MAX_STRENGTH_SEED: i64 = u32::MAX as i64;
+/// Highest `Skill Level` (full strength).
+pub const MAX_SKILL_LEVEL: i64 = 20;
 /// `UCI_Variant`: the only variant.
 const VARIANT_VALUES: &[&str] = &["xiangqi"];
 /// The UCI way to write an empty string value.
@@ -110,6 +120,8 @@ pub enum Effect {
     LoadNet,
     /// `Use NNUE` changed: install the network or the handcrafted evaluation.
     Evaluation,
+    /// The random choice of weakened play starts from a new seed.
+    ReseedStrength,
 }
 
 /// One option, declared once.
@@ -409,6 +421,84 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        uci: Some("Skill Level"),
+        ucci: None,
+        kind: OptionKind::Spin {
+            default: MAX_SKILL_LEVEL,
+            min: 0,
+            max: MAX_SKILL_LEVEL,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.skill_level = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("UCI_LimitStrength"),
+        ucci: None,
+        kind: OptionKind::Check { default: false },
+        hidden: false,
+        apply: |o, v| {
+            o.limit_strength = check(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("UCI_Elo"),
+        ucci: None,
+        kind: OptionKind::Spin {
+            default: strength::MIN_ELO,
+            min: strength::MIN_ELO,
+            max: strength::MAX_ELO,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.uci_elo = spin(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: None,
+        ucci: Some("knowledge"),
+        kind: OptionKind::Combo {
+            default: GRADE_LARGE,
+            values: GRADE_VALUES,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.knowledge = combo(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: None,
+        ucci: Some("randomness"),
+        kind: OptionKind::Combo {
+            default: 0,
+            values: GRADE_VALUES,
+        },
+        hidden: false,
+        apply: |o, v| {
+            o.randomness = combo(v);
+            Effect::None
+        },
+    },
+    OptionSpec {
+        uci: Some("StrengthSeed"),
+        ucci: Some("strengthseed"),
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: MAX_STRENGTH_SEED,
+        },
+        hidden: true,
+        apply: |o, v| {
+            o.strength_seed = spin(v);
+            Effect::ReseedStrength
+        },
+    },
+    OptionSpec {
         uci: Some("NoCaptureMoves"),
         ucci: Some("nocapturemoves"),
         kind: OptionKind::Spin {
@@ -533,6 +623,18 @@ pub struct Options {
     pub eval_file: String,
     /// Evaluate with the net (`Use NNUE`); false: the handcrafted evaluation.
     pub use_nnue: bool,
+    /// `Skill Level`, 0-20 (20: full strength).
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at `uci_elo`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`, on the scale of `strength::SKILL_ELO`.
+    pub uci_elo: i64,
+    /// UCCI `knowledge` as an index of none/small/medium/large.
+    pub knowledge: usize,
+    /// UCCI `randomness` as an index of none/small/medium/large.
+    pub randomness: usize,
+    /// Seed of the random choice of weakened play (0: a different one each run).
+    pub strength_seed: u64,
 }
 
 impl Default for Options {
@@ -553,6 +655,12 @@ impl Default for Options {
             use_millisec: false,
             eval_file: String::new(),
             use_nnue: false,
+            skill_level: 0,
+            limit_strength: false,
+            uci_elo: 0,
+            knowledge: 0,
+            randomness: 0,
+            strength_seed: 0,
         };
         for spec in OPTIONS {
             (spec.apply)(&mut o, &spec.default_value());
@@ -569,6 +677,22 @@ impl Options {
         } else {
             RankBase::Zero
         }
+    }
+
+    /// How strongly to play: the weakest of `Skill Level`, `UCI_Elo` (with `UCI_LimitStrength`),
+    /// and for each part the UCCI grade (`knowledge` for how far the engine looks, `randomness`
+    /// for how freely it chooses). Full strength unless one of them is set below it.
+    pub fn strength(&self) -> Strength {
+        let grade =
+            |levels: &[f64; 4], i: usize| levels.get(i).copied().unwrap_or(strength::FULL_LEVEL);
+        let mut s = Strength::level(f64::from(self.skill_level));
+        if self.limit_strength {
+            s = s.min(Strength::level(strength::level_of_elo(self.uci_elo)));
+        }
+        s.min(Strength {
+            effort: grade(&strength::KNOWLEDGE_LEVELS, self.knowledge),
+            choice: grade(&strength::RANDOMNESS_LEVELS, self.randomness),
+        })
     }
 
     /// The check-counting rule of the current `CheckCounting` mode and `CheckCap`.
@@ -778,6 +902,50 @@ mod tests {
             (spec.apply)(&mut again, &spec.default_value());
         }
         assert_eq!(snapshot(&again), snapshot(&o));
+    }
+
+    #[test]
+    fn strength_options_combine_to_the_weakest() {
+        let mut o = Options::default();
+        assert!(o.strength().is_full(), "full strength by default");
+        assert_eq!(o.set("UCI_Elo", Some("1500")), Ok(Effect::None));
+        assert!(o.strength().is_full(), "UCI_Elo alone changes nothing");
+        assert_eq!(o.set("UCI_LimitStrength", Some("true")), Ok(Effect::None));
+        let elo = strength::level_of_elo(1500);
+        assert_eq!(o.strength(), Strength::level(elo));
+        assert_eq!(o.set("Skill Level", Some("3")), Ok(Effect::None));
+        assert_eq!(
+            o.strength(),
+            Strength::level(3.0),
+            "the weaker setting wins"
+        );
+        assert_eq!(o.set("UCI_LimitStrength", Some("false")), Ok(Effect::None));
+        assert_eq!(o.set("Skill Level", Some("20")), Ok(Effect::None));
+        assert_eq!(o.set("knowledge", Some("small")), Ok(Effect::None));
+        assert_eq!(
+            o.strength(),
+            Strength {
+                effort: strength::KNOWLEDGE_LEVELS[1],
+                choice: strength::FULL_LEVEL
+            }
+        );
+        assert_eq!(o.set("randomness", Some("Large")), Ok(Effect::None));
+        assert_eq!(
+            o.strength(),
+            Strength {
+                effort: strength::KNOWLEDGE_LEVELS[1],
+                choice: 0.0
+            }
+        );
+        assert!(matches!(
+            o.set("Skill Level", Some("21")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert!(matches!(
+            o.set("randomness", Some("huge")),
+            Err(OptionError::BadValue(_))
+        ));
+        assert_eq!(o.set("StrengthSeed", Some("9")), Ok(Effect::ReseedStrength));
     }
 
     #[test]

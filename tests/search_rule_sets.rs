@@ -6,13 +6,18 @@
 //! side whose move completes the cycle and once from the other side (a game started one ply
 //! later). The score must be the referee's verdict on the game with that move: a draw scores 0,
 //! a rule loss like being mated one ply after the root, a rule win like mating there.
+//!
+//! A second set of positions ([`HOLDS`]) puts the side that can keep up a lawful cycle clearly
+//! behind in material, with no mate and nothing better than the cycle: the search must keep the
+//! cycle up when it is lawful and leave it when the rule set forbids it, and the other side must
+//! not count on the cycle being forbidden where it is not.
 
 use cotuong::game::Game;
 use cotuong::limits::SearchLimits;
 use cotuong::search::score::{mate_in, mated_in, DRAW};
-use cotuong::search::{SearchOptions, Searcher};
+use cotuong::search::{SearchOptions, SearchResult, Searcher};
 use engine_core::rules::{adjudicate, GameResult, RuleOptions, RuleSet};
-use engine_core::{Color, Move, Position, RankBase};
+use engine_core::{move_text, Color, Move, Position, RankBase};
 
 /// A verdict on the completed repetition.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -134,6 +139,11 @@ fn play(fen: &str, text: &str) -> (Position, Vec<Move>) {
     (start, moves)
 }
 
+/// `fen` and two laps of `lap`: the start position occurs for the third time at the end.
+fn play_two_laps(fen: &str, lap: &str) -> (Position, Vec<Move>) {
+    play(fen, &format!("{lap} {lap}"))
+}
+
 /// The referee's verdict on `start` + `moves` under `options` (it must have one).
 fn referee(start: &Position, moves: &[Move], options: &RuleOptions) -> Expect {
     let v = adjudicate(start, moves, options).expect("the third occurrence is judged");
@@ -146,21 +156,7 @@ fn referee(start: &Position, moves: &[Move], options: &RuleOptions) -> Expect {
 
 /// The search's score for `start` + `history` followed by `last` (the only root move searched).
 fn search_score(start: &Position, history: &[Move], last: Move, options: &RuleOptions) -> i32 {
-    let game = Game::from_moves(start.clone(), history).expect("legal history");
-    let mut searcher = Searcher::new(4, 1).expect("a searcher");
-    let limits = SearchLimits {
-        depth: Some(4),
-        ..SearchLimits::default()
-    };
-    let search_options = SearchOptions {
-        rules: options.clone(),
-        root_moves: Some(vec![last]),
-        ..SearchOptions::default()
-    };
-    searcher
-        .search(&game, &limits, &search_options, &mut |_| {})
-        .expect("a root move")
-        .score
+    search_game(start, history, Some(vec![last]), 1, 4, options).score
 }
 
 /// The score the search must give, from the view of `mover`, for a verdict reached one ply
@@ -177,8 +173,7 @@ fn expected_score(verdict: Expect, mover: Color) -> i32 {
 fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
     let mut failures = Vec::new();
     for case in CASES {
-        let two_laps = format!("{} {}", case.lap, case.lap);
-        let (start, moves) = play(case.fen, &two_laps);
+        let (start, moves) = play_two_laps(case.fen, case.lap);
         for (rule_set, expected) in [
             (RuleSet::Vietnamese, case.law),
             (RuleSet::Asian, case.asian),
@@ -225,6 +220,175 @@ fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
                     case.name,
                     rule_set.name()
                 ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A position where one side, clearly behind in material, has nothing better than a repetition
+/// cycle that the Law allows.
+struct Hold {
+    /// The principle and the article, as in `rules_law_cases.rs`.
+    name: &'static str,
+    /// The other side to move: its move starts the lap.
+    fen: &'static str,
+    /// One lap of the cycle (4 plies): the other side's move, the cycling side's, the other
+    /// side's, the cycling side's.
+    lap: &'static str,
+    /// The verdict on the completed cycle under the Asian rules (under the Law it is a draw).
+    asian: Expect,
+}
+
+const HOLDS: &[Hold] = &[
+    // Điều 23 point 2, Điều 24.8 (Hình 13): Red is a chariot and a horse behind (chariot, cannon,
+    // advisor and two soldiers against two chariots, a cannon, a horse and an advisor). c8f8 checks the general on f9 (the soldier f7
+    // protects f8, so f9e9 is Black's only move) and uncovers the cannon c2, over the soldier c3,
+    // against the unprotected horse c9; f8c8 attacks the horse again with the chariot. Both red
+    // moves attack the horse, one of them with check: a draw under the Law, a perpetual chase
+    // under the Asian rules. The attack completes the cycle.
+    Hold {
+        name: "check that uncovers an attack, then attack (attack completes)",
+        fen: "1cnak4/2R6/5P3/9/9/7rr/2P6/2C6/4A4/3K5 b - - 0 1",
+        lap: "e9f9 c8f8 f9e9 f8c8",
+        asian: Loses(Red),
+    },
+    // The same cycle, entered one red move later: the check completes it.
+    Hold {
+        name: "check that uncovers an attack, then attack (check completes)",
+        fen: "1cna1k3/5R3/5P3/9/9/7rr/2P6/2C6/4A4/3K5 b - - 0 1",
+        lap: "f9e9 f8c8 e9f9 c8f8",
+        asian: Loses(Red),
+    },
+    // Điều 24.20 first bullet (Hình 51-52), Điều 24.36: Red (two chariots against two chariots, a
+    // cannon and a full set of defenders) offers the chariot, protected by the chariot i2 along
+    // the second rank, to the black chariot on every move, on the a-file and then the b-file. The
+    // black chariot can take it each time: a perpetual offer, not a chase, under both rule sets.
+    Hold {
+        name: "protected chariot offering itself to a chariot",
+        fen: "2bakab2/9/r8/9/4c2r1/9/9/R7R/9/4K4 b - - 0 1",
+        lap: "a7b7 a2b2 b7a7 b2a2",
+        asian: Draw,
+    },
+];
+
+/// The depth of the searches on [`HOLDS`]: deep enough to see each side's alternatives.
+const HOLD_DEPTH: i32 = 8;
+
+/// How far, at least, the cycling side is behind in every line but the cycle (centipawns, from
+/// its view), and the other side ahead when the cycling side must leave a forbidden cycle.
+const CLEARLY_WORSE: i32 = 300;
+
+/// A fixed-depth search of `start` + `history` under `options`.
+fn search_game(
+    start: &Position,
+    history: &[Move],
+    root_moves: Option<Vec<Move>>,
+    multipv: usize,
+    depth: i32,
+    options: &RuleOptions,
+) -> SearchResult {
+    let game = Game::from_moves(start.clone(), history).expect("legal history");
+    let mut searcher = Searcher::new(4, 1).expect("a searcher");
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let search_options = SearchOptions {
+        multipv,
+        rules: options.clone(),
+        root_moves,
+        ..SearchOptions::default()
+    };
+    searcher
+        .search(&game, &limits, &search_options, &mut |_| {})
+        .expect("a root move")
+}
+
+#[test]
+fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
+    let mut failures = Vec::new();
+    for hold in HOLDS {
+        let (start, moves) = play_two_laps(hold.fen, hold.lap);
+        let cycler = start.side_to_move().opponent();
+        // Seven plies played: the cycling side's move makes the start position occur for the
+        // third time.
+        let (history, last) = moves.split_at(7);
+        let cycle_move = last[0];
+        for (rule_set, expected) in [(RuleSet::Vietnamese, Draw), (RuleSet::Asian, hold.asian)] {
+            let options = RuleOptions::for_rule_set(rule_set);
+            let label = format!("{} ({})", hold.name, rule_set.name());
+            assert_eq!(
+                referee(&start, &moves, &options),
+                expected,
+                "{label}: the referee"
+            );
+            let r = search_game(&start, history, None, 2, HOLD_DEPTH, &options);
+            let shown = |r: &SearchResult| {
+                let lines: Vec<String> = r
+                    .lines
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "{} {}",
+                            move_text(l.mv, RankBase::Zero),
+                            l.reported_score().0
+                        )
+                    })
+                    .collect();
+                lines.join(", ")
+            };
+            match expected {
+                Draw => {
+                    // The cycle is the best line, a draw; every other move is clearly worse.
+                    if r.best != cycle_move || r.score != DRAW {
+                        failures.push(format!("{label}: left the lawful cycle: {}", shown(&r)));
+                    }
+                    let other = r.lines.get(1).map(|l| l.reported_score().0);
+                    if other.map_or(true, |s| s > -CLEARLY_WORSE) {
+                        failures.push(format!(
+                            "{label}: not clearly worse otherwise: {}",
+                            shown(&r)
+                        ));
+                    }
+                }
+                Loses(c) => {
+                    assert_eq!(c, cycler, "{label}: the cycling side offends");
+                    // The cycle loses at once; the search plays on, behind but not lost by rule.
+                    if r.best == cycle_move || r.score > -CLEARLY_WORSE || r.score <= mated_in(1) {
+                        failures.push(format!("{label}: kept the forbidden cycle: {}", shown(&r)));
+                    }
+                    let only = search_game(
+                        &start,
+                        history,
+                        Some(vec![cycle_move]),
+                        1,
+                        HOLD_DEPTH,
+                        &options,
+                    );
+                    if only.score != mated_in(1) {
+                        failures.push(format!("{label}: the cycle move scored {}", only.score));
+                    }
+                }
+            }
+            // The other side, one ply earlier: its move lets the cycling side complete the
+            // cycle. Under the Law that is a draw, not a rule win for the side ahead; under the
+            // Asian rules the cycling side must leave the cycle and stays behind.
+            let (history, next) = moves.split_at(6);
+            let r = search_game(
+                &start,
+                history,
+                Some(vec![next[0]]),
+                1,
+                HOLD_DEPTH,
+                &options,
+            );
+            let ok = match expected {
+                Draw => r.score == DRAW,
+                Loses(_) => r.score >= CLEARLY_WORSE,
+            };
+            if !ok {
+                failures.push(format!("{label}: the other side's move scored {}", r.score));
             }
         }
     }

@@ -282,7 +282,9 @@ impl Network {
             .filter(|c| !c.is_control())
             .take(SUMMARY_DESCRIPTION_CHARS)
             .collect();
-        if first.chars().count() > SUMMARY_DESCRIPTION_CHARS || self.description.lines().nth(1).is_some() {
+        if first.chars().count() > SUMMARY_DESCRIPTION_CHARS
+            || self.description.lines().nth(1).is_some()
+        {
             text.push_str(" ...");
         }
         format!(

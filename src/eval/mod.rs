@@ -41,6 +41,18 @@ impl Evaluator {
         Evaluator::Nnue(Box::new(nnue::NnueEvaluator::new(net)))
     }
 
+    /// The evaluation a command-line value names: `nnue` (the net built into the binary), `hce`
+    /// (the handcrafted evaluation) or the path of a net file.
+    pub fn from_choice(value: &str) -> Result<Evaluator, String> {
+        match value {
+            "hce" => Ok(Evaluator::Handcrafted),
+            "nnue" => nnue::NetSource::Embedded.load().map(Evaluator::with_net),
+            path => nnue::NetSource::File(path.into())
+                .load()
+                .map(Evaluator::with_net),
+        }
+    }
+
     /// The net in use, if this is a network evaluator.
     pub fn net(&self) -> Option<&Arc<::nnue::Network>> {
         match self {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// File name (in `nnue/nets/`) of the net built into the binary.
 macro_rules! embedded_net_file {
     () => {
-        "cotuong-bootstrap.nnue"
+        "cotuong-1.nnue"
     };
 }
 
@@ -149,8 +149,10 @@ mod tests {
         // The initial position is symmetric: both sides to move see the same board.
         let red = net.evaluate(&start);
         let black = net.evaluate(
-            &Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1")
-                .expect("a legal FEN"),
+            &Position::from_fen(
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+            )
+            .expect("a legal FEN"),
         );
         assert_eq!(red, black);
         assert!(red.abs() < 200, "start position scored {red}");

@@ -1,9 +1,14 @@
 //! Tools built on the engine but not part of it: the rules referee on the command line
-//! (`cotuong judge`), the engine-versus-engine match runner (`cotuong match`) and reading game
-//! files in any notation and encoding (`pgn_file`). They live in the
-//! binary only, so their dependencies (progress bars, JSON) stay out of the library.
+//! (`cotuong judge`), analysis of positions and games (`cotuong analyze`), the engine-versus-
+//! engine match runner (`cotuong match`), self-play data (`cotuong datagen`), reading game files
+//! in any notation and encoding (`pgn_file`), progress bars (`progress_bar`) and writing output
+//! files whole (`output_file`). They live in the binary only, so their dependencies (progress
+//! bars, JSON, plotting) stay out of the library.
 
+pub mod analyze;
 pub mod datagen;
 pub mod judge;
 pub mod match_runner;
+pub mod output_file;
 pub mod pgn_file;
+pub mod progress_bar;

@@ -10,9 +10,11 @@
 //! 3. Drop duplicates by Zobrist key; stop at `--count` positions.
 //!
 //! Rebuild: `cargo run --release -p cotuong-bench --bin gen_openings -- --count 250 --seed 2026 >
-//! bench/openings/xiangqi-openings.epd`.
+//! bench/openings/xiangqi-openings.epd`. With `--lines` each position is written as the line that
+//! leads to it, `<initial FEN> moves m1 m2 ...` (ICCS, ranks 0-9), for engines that cannot set up
+//! a FEN (`bench/openings/xiangqi-openings-lines.txt`, the same positions for the same seed).
 
-use engine_core::{Color, Move, PieceKind, Position, Square};
+use engine_core::{move_text, Color, Move, PieceKind, Position, RankBase, Square, START_FEN};
 use std::collections::HashSet;
 
 /// Balance window of the final search, centipawns.
@@ -176,28 +178,40 @@ fn random_line(rng: &mut Rng, plies: usize) -> Option<(Position, Vec<Move>)> {
 fn main() {
     let mut count = 250usize;
     let mut seed = 2026u64;
+    let mut as_lines = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if a == "--lines" {
+            as_lines = true;
+            continue;
+        }
         let value = args.next();
         let parsed = value.as_deref().and_then(|v| v.parse::<u64>().ok());
         match (a.as_str(), parsed) {
             ("--count", Some(v)) if v > 0 => count = v as usize,
             ("--seed", Some(v)) => seed = v,
             _ => {
-                eprintln!("usage: gen_openings [--count N] [--seed S]");
+                eprintln!("usage: gen_openings [--count N] [--seed S] [--lines]");
                 std::process::exit(2);
             }
         }
     }
     println!("# Cotuong balanced opening suite: {count} positions, seed {seed}.");
     println!("# Random 4-8 ply lines from the start, kept when a {FILTER_DEPTH}-ply material+mobility search");
-    println!("# is within +-{WINDOW} cp. Rebuild: cargo run --release -p cotuong-bench --bin gen_openings -- --count {count} --seed {seed}");
+    let flag = if as_lines { " --lines" } else { "" };
+    println!("# is within +-{WINDOW} cp. Rebuild: cargo run --release -p cotuong-bench --bin gen_openings -- --count {count} --seed {seed}{flag}");
     match generate(count, seed) {
-        Ok((fens, tried)) => {
-            for fen in &fens {
-                println!("{fen}");
+        Ok((openings, tried)) => {
+            for (fen, line) in &openings {
+                if as_lines {
+                    let moves: Vec<String> =
+                        line.iter().map(|&m| move_text(m, RankBase::Zero)).collect();
+                    println!("{START_FEN} moves {}", moves.join(" "));
+                } else {
+                    println!("{fen}");
+                }
             }
-            eprintln!("{} positions from {tried} random lines", fens.len());
+            eprintln!("{} positions from {tried} random lines", openings.len());
         }
         Err(e) => {
             eprintln!("{e}");
@@ -206,9 +220,12 @@ fn main() {
     }
 }
 
-/// Generates `count` balanced, distinct opening FENs from `seed`; also returns how many random
-/// lines were tried.
-fn generate(count: usize, seed: u64) -> Result<(Vec<String>, u64), String> {
+/// An opening: its FEN and the moves from the initial position that lead to it.
+type Opening = (String, Vec<Move>);
+
+/// Generates `count` balanced, distinct openings from `seed`; also returns how many random lines
+/// were tried.
+fn generate(count: usize, seed: u64) -> Result<(Vec<Opening>, u64), String> {
     let mut rng = Rng(seed);
     let mut seen: HashSet<u64> = HashSet::new();
     let mut fens = Vec::with_capacity(count);
@@ -222,7 +239,7 @@ fn generate(count: usize, seed: u64) -> Result<(Vec<String>, u64), String> {
             ));
         }
         let plies = 4 + rng.below(5);
-        let Some((mut pos, _line)) = random_line(&mut rng, plies) else {
+        let Some((mut pos, line)) = random_line(&mut rng, plies) else {
             continue;
         };
         if pos.in_check()
@@ -236,7 +253,7 @@ fn generate(count: usize, seed: u64) -> Result<(Vec<String>, u64), String> {
         if score.abs() > WINDOW {
             continue;
         }
-        fens.push(pos.to_fen());
+        fens.push((pos.to_fen(), line));
     }
     Ok((fens, tried))
 }
@@ -253,8 +270,13 @@ mod tests {
         let (c, _) = generate(2, 12).unwrap();
         assert_ne!(a, c);
         let mut keys = HashSet::new();
-        for fen in &a {
+        for (fen, line) in &a {
             let mut pos = Position::from_fen(fen).unwrap();
+            let mut replayed = Position::startpos();
+            for &mv in line {
+                replayed.make_move(mv);
+            }
+            assert_eq!(&replayed.to_fen(), fen, "the line leads to the position");
             assert!(!pos.in_check());
             assert!(keys.insert(pos.key()));
             assert!(search(&mut pos, FILTER_DEPTH, -MATE, MATE).abs() <= WINDOW);

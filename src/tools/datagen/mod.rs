@@ -19,13 +19,12 @@ mod output;
 mod player;
 
 use adjudication::Adjudication;
-use cotuong::eval::nnue::NetSource;
-use cotuong::eval::Evaluator;
 use clap::Args;
+use cotuong::eval::Evaluator;
 use engine_core::rules::GameResult;
 use engine_core::Position;
 use game::{play_game, GameConfig, PlayedGame};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use nnue::data::rng::SplitMix64;
 use output::{OrderedWriter, RunSettings};
 use player::SearchPlayer;
@@ -142,7 +141,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let evaluator = evaluator_of(&args.eval)?;
+    let evaluator = Evaluator::from_choice(&args.eval)?;
     let settings = RunSettings::of(args, &evaluator);
     let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
     let first = writer.games_in_file();
@@ -170,13 +169,14 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 .name(format!("datagen-{t}"))
                 .stack_size(cotuong::search::worker::THREAD_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut player = match SearchPlayer::new(args.hash, args.nodes, &config.rules, evaluator) {
-                        Ok(p) => p,
-                        Err(e) => {
-                            eprintln!("error: datagen thread {t}: {e}");
-                            return;
-                        }
-                    };
+                    let mut player =
+                        match SearchPlayer::new(args.hash, args.nodes, &config.rules, evaluator) {
+                            Ok(p) => p,
+                            Err(e) => {
+                                eprintln!("error: datagen thread {t}: {e}");
+                                return;
+                            }
+                        };
                     let abort = || INTERRUPTS.load(Ordering::Relaxed) >= 2;
                     loop {
                         if INTERRUPTS.load(Ordering::Relaxed) >= 1 {
@@ -238,17 +238,6 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// The evaluation `--eval` names: the embedded net, the handcrafted evaluation, or a net file.
-fn evaluator_of(value: &str) -> Result<Evaluator, String> {
-    match value {
-        "hce" => Ok(Evaluator::Handcrafted),
-        "nnue" => NetSource::Embedded.load().map(Evaluator::with_net),
-        path => NetSource::File(PathBuf::from(path))
-            .load()
-            .map(Evaluator::with_net),
-    }
 }
 
 /// The game settings from the arguments, with the openings file read and checked.
@@ -324,18 +313,11 @@ fn install_interrupt_handler() -> Result<(), String> {
 }
 
 fn progress_bar(quiet: bool, games: u64) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(Some(games), target);
-    if let Ok(style) = ProgressStyle::with_template(
+    super::progress_bar::progress_bar(
+        games,
+        quiet,
         "{elapsed_precise} [{bar:24}] {pos}/{len} games, {msg}, ETA {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
+    )
 }
 
 fn progress_message(t: &Tally, started: Instant) -> String {

@@ -6,7 +6,7 @@ mod berger;
 mod clock;
 mod engine_config;
 mod engine_process;
-mod openings;
+pub(crate) mod openings;
 mod pgn;
 mod play;
 mod pool;

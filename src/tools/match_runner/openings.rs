@@ -56,12 +56,12 @@ impl Opening {
         for text in moves_part.split_whitespace() {
             let mv = pos
                 .parse_move(text, RankBase::Zero)
-                .map_err(|e| format!("opening move: {e}"))?;
+                .map_err(|e| format!("move after the FEN: {e}"))?;
             pos.make_move(mv);
             moves.push(mv);
         }
         if !pos.has_legal_move() {
-            return Err("the opening position has no legal move".into());
+            return Err("the position has no legal move".into());
         }
         Ok(Opening { start, moves })
     }

@@ -95,10 +95,8 @@ impl RecoveryFile {
     pub fn save(&self, state: &RecoveryState) -> Result<(), String> {
         let text = serde_json::to_string(state)
             .map_err(|e| format!("cannot encode recovery state: {e}"))?;
-        let tmp = self.path.with_extension("tmp");
-        std::fs::write(&tmp, text)
-            .and_then(|_| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| format!("cannot write recovery file {}: {e}", self.path.display()))
+        crate::tools::output_file::write_atomically(&self.path, text.as_bytes())
+            .map_err(|e| format!("recovery file: {e}"))
     }
 }
 

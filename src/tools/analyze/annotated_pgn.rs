@@ -1,0 +1,215 @@
+//! Analysis as PGN that any PGN reader (ours included) reads back.
+//!
+//! A game keeps its tags (the `Format` tag names the notation written, an `Annotator` tag names
+//! the engine and its limits), its comments and NAGs; every move gets a comment with its score
+//! (Red's view) and the search depth, `{+0.35/12}`, followed, where the player did not choose
+//! the engine's best move, by that move and its score (`best R9.1 +0.40`). A judged move gets its
+//! NAG (`$6` inaccuracy, `$2` mistake, `$4` blunder), the judgement and its loss in the comment,
+//! and the engine's best line as a variation.
+//!
+//! A position becomes a game from its FEN: the best line as the main line, the other lines as
+//! variations of its first move, each first move with its score and depth.
+
+use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
+use engine_core::{Color, Move, Notation, Position};
+use std::fmt::Write as _;
+
+use super::analyst::Line;
+use super::game_review::{move_number, GameReview, MoveReview};
+use super::position_review::PositionReview;
+use super::score::pawns;
+
+/// The `Format` tag value of a notation (read back by the PGN reader's detection).
+fn format_tag(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Iccs(_) => "ICCS",
+        Notation::Wxf => "WXF",
+        Notation::Chinese => "Chinese",
+        Notation::Vietnamese => "Vietnamese",
+        Notation::VietnameseAsian => "Vietnamese-Asian",
+    }
+}
+
+/// Movetext of `moves` played from `pos`, numbered from `number` (the number of the first move
+/// pair), with the `N...` form when Black moves first.
+fn numbered_line(pos: &Position, moves: &[Move], notation: Notation, number: u32) -> String {
+    let mut out = String::new();
+    let mut side = pos.side_to_move();
+    let mut number = number;
+    for (i, text) in notation.format_line(pos, moves).into_iter().enumerate() {
+        match side {
+            Color::Red => {
+                let _ = write!(out, "{number}. ");
+            }
+            Color::Black if i == 0 => {
+                let _ = write!(out, "{number}... ");
+            }
+            Color::Black => {}
+        }
+        out.push_str(&text);
+        out.push(' ');
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.opponent();
+    }
+    out.trim_end().to_string()
+}
+
+/// A comment's text without braces (which would end it).
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace(['{', '}'], ""))
+}
+
+/// The comment of a reviewed move.
+fn move_comment(m: &MoveReview, notation: Notation) -> String {
+    let mut text = format!("{}/{}", m.score, m.depth);
+    if let Some(j) = m.judgement {
+        let _ = write!(text, " {} (loses {})", j.name(), pawns(m.loss));
+    }
+    if !m.is_best() {
+        let _ = write!(
+            text,
+            "; best {} {}",
+            notation.format(&m.before, m.best.mv),
+            m.best.score
+        );
+    }
+    comment(&text)
+}
+
+/// One game's annotated PGN.
+pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, annotator: &str) {
+    let game = &review.game;
+    for (name, value) in &game.tags {
+        if !name.eq_ignore_ascii_case("Format") && !name.eq_ignore_ascii_case("Annotator") {
+            write_tag(out, name, value);
+        }
+    }
+    write_tag(out, "Format", format_tag(notation));
+    write_tag(out, "Annotator", annotator);
+    out.push('\n');
+    let first = game.start.side_to_move();
+    let mut text = String::new();
+    for c in &game.comments_before {
+        let _ = write!(text, "{} ", comment(c));
+    }
+    for (m, record) in review.moves.iter().zip(&game.moves) {
+        let number = move_number(first, m.ply);
+        // Every move ends with a comment, so Black's moves are numbered too.
+        match m.side {
+            Color::Red => {
+                let _ = write!(text, "{number}. ");
+            }
+            Color::Black => {
+                let _ = write!(text, "{number}... ");
+            }
+        }
+        text.push_str(&notation.format(&m.before, m.mv));
+        let mut nags = record.nags.clone();
+        if let Some(j) = m.judgement {
+            if !nags.contains(&j.nag()) {
+                nags.push(j.nag());
+            }
+        }
+        for nag in nags {
+            let _ = write!(text, " ${nag}");
+        }
+        for c in &record.comments {
+            let _ = write!(text, " {}", comment(c));
+        }
+        let _ = write!(text, " {}", move_comment(m, notation));
+        if m.judgement.is_some() {
+            let best = numbered_line(&m.before, &m.best.pv, notation, number);
+            let _ = write!(text, " ({best} {})", comment(&best_comment(&m.best)));
+        }
+        text.push(' ');
+    }
+    let _ = write!(text, "{} ", comment(&summary(review)));
+    text.push_str(game.result.as_deref().unwrap_or("*"));
+    out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
+    out.push_str("\n\n");
+}
+
+/// Each side's inaccuracies, mistakes, blunders and average loss, for the end of the game.
+fn summary(review: &GameReview) -> String {
+    [Color::Red, Color::Black]
+        .map(|side| {
+            let s = review.summary(side);
+            format!(
+                "{}: {} inaccuracies, {} mistakes, {} blunders, average loss {}",
+                side.name(),
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders,
+                pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
+            )
+        })
+        .join("; ")
+}
+
+/// The comment closing a best line in a variation.
+fn best_comment(best: &Line) -> String {
+    format!("{}", best.score)
+}
+
+/// One position's analysis as a PGN game.
+pub fn write_position(
+    out: &mut String,
+    review: &PositionReview,
+    number: usize,
+    notation: Notation,
+    annotator: &str,
+) {
+    write_tag(out, "Event", &format!("Analysis of position {number}"));
+    write_tag(out, "Site", &review.source);
+    write_tag(out, "Result", "*");
+    write_tag(out, "SetUp", "1");
+    write_tag(out, "FEN", &review.position.to_fen());
+    write_tag(out, "Format", format_tag(notation));
+    write_tag(out, "Annotator", annotator);
+    out.push('\n');
+    let pos = &review.position;
+    let depth = review.analysis.depth;
+    let number = u32::from(pos.fullmove_number().max(1));
+    let mut text = String::new();
+    let mut lines = review.analysis.lines.iter();
+    if let Some(first) = lines.next() {
+        let own = |l: &Line| comment(&format!("{}/{depth}", l.score));
+        // The rest of a line after its first move, numbered from the reply on.
+        let rest = |l: &Line| {
+            let mut after = pos.clone();
+            after.make_move(l.mv);
+            let moves = l.pv.get(1..).unwrap_or(&[]);
+            numbered_line(&after, moves, notation, next_number(pos, number))
+        };
+        let first_move = numbered_line(pos, std::slice::from_ref(&first.mv), notation, number);
+        let _ = write!(text, "{first_move} {} ", own(first));
+        for other in lines {
+            let line = numbered_line(pos, std::slice::from_ref(&other.mv), notation, number);
+            let _ = write!(text, "({line} {} {}) ", own(other), rest(other));
+        }
+        let main_rest = rest(first);
+        if !main_rest.is_empty() {
+            let _ = write!(text, "{main_rest} ");
+        }
+    } else {
+        let _ = write!(
+            text,
+            "{} ",
+            comment("no legal move: the side to move has lost")
+        );
+    }
+    text.push('*');
+    out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
+    out.push_str("\n\n");
+}
+
+/// The move number after the side to move in `pos` has moved, for a game at move `number`.
+fn next_number(pos: &Position, number: u32) -> u32 {
+    if pos.side_to_move() == Color::Black {
+        number + 1
+    } else {
+        number
+    }
+}

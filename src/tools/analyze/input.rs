@@ -1,0 +1,145 @@
+//! What `cotuong analyze` is asked to look at: positions (a FEN on the command line, or a file of
+//! them, one per line as in the match runner's opening files: a FEN or EPD, optionally followed
+//! by `moves ...` in ICCS) or games (a PGN file in any notation and encoding). Every error names
+//! the place: the option, the file and line, the game and ply.
+
+use cotuong::game::Game;
+use engine_core::pgn;
+use std::path::Path;
+
+use super::super::match_runner::openings::Opening;
+use super::super::pgn_file::{self, NotationChoice};
+
+/// One position to analyze, with the moves that led to it (they judge repetitions).
+#[derive(Clone, Debug)]
+pub struct PositionInput {
+    /// Where it came from, for people: `--fen`, or `FILE:LINE`.
+    pub source: String,
+    /// The start and the moves to the position.
+    pub game: Game,
+}
+
+/// The positions or games to analyze.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// Positions: MultiPV lines for each.
+    Positions(Vec<PositionInput>),
+    /// Games: each move judged.
+    Games(Vec<pgn::Game>),
+}
+
+impl Input {
+    /// How many positions the analysis searches (for the progress bar): one per position, or
+    /// one per move of each game plus its final position.
+    pub fn searches(&self) -> u64 {
+        let n = match self {
+            Input::Positions(p) => p.len(),
+            Input::Games(g) => g.iter().map(|g| g.moves.len() + 1).sum(),
+        };
+        u64::try_from(n).unwrap_or(u64::MAX)
+    }
+}
+
+/// A position line (`FEN [moves m1 m2 ...]`) from `source`.
+fn position(source: String, line: &str) -> Result<Option<PositionInput>, String> {
+    let Some(parsed) = Opening::parse_line(line) else {
+        return Ok(None);
+    };
+    let opening = parsed.map_err(|e| format!("{source}: {e}"))?;
+    let game =
+        Game::from_moves(opening.start, &opening.moves).map_err(|e| format!("{source}: {e}"))?;
+    Ok(Some(PositionInput { source, game }))
+}
+
+/// The position of `--fen` (a FEN, optionally followed by `moves ...`).
+pub fn from_fen(fen: &str) -> Result<Input, String> {
+    match position("--fen".into(), fen)? {
+        Some(p) => Ok(Input::Positions(vec![p])),
+        None => Err("--fen: no position given".into()),
+    }
+}
+
+/// Every position of the file at `path` (`-`: standard input).
+pub fn from_position_file(path: &Path) -> Result<Input, String> {
+    let text = pgn_file::read_text(path)?;
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(p) = position(format!("{name}:{}", n + 1), line)? {
+            positions.push(p);
+        }
+    }
+    if positions.is_empty() {
+        return Err(format!("{name}: no position in the file"));
+    }
+    Ok(Input::Positions(positions))
+}
+
+/// The games of the PGN file at `path` (`-`: standard input), read in `notation`; only game
+/// `only` (from 1) if given.
+pub fn from_pgn(path: &Path, notation: NotationChoice, only: Option<u64>) -> Result<Input, String> {
+    let mut games = pgn_file::read_pgn(path, &notation.candidates(None))?;
+    if games.is_empty() {
+        return Err(format!("{}: no game in the file", path.display()));
+    }
+    if let Some(n) = only {
+        let count = games.len();
+        let index = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
+        if n == 0 || index >= count {
+            return Err(format!(
+                "--game {n}: {} holds {count} game{}",
+                path.display(),
+                if count == 1 { "" } else { "s" }
+            ));
+        }
+        games = vec![games.swap_remove(index)];
+    }
+    Ok(Input::Games(games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::START_FEN;
+
+    #[test]
+    fn fen_with_moves_and_errors() {
+        let Ok(Input::Positions(p)) = from_fen(&format!("{START_FEN} moves h2e2 h9g7")) else {
+            panic!("a position");
+        };
+        assert_eq!(p[0].game.moves().len(), 2);
+        assert_eq!(p[0].source, "--fen");
+        let err = from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w").unwrap_err();
+        assert!(err.starts_with("--fen: "), "{err}");
+        let err = from_fen(&format!("{START_FEN} moves h2e2 h2e2")).unwrap_err();
+        assert!(err.starts_with("--fen: move after the FEN"), "{err}");
+        assert!(from_fen("  ").is_err());
+    }
+
+    #[test]
+    fn position_files_name_the_line() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("p.epd");
+        std::fs::write(
+            &path,
+            format!("# two positions\n{START_FEN}\n\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -; id \"x\"\n"),
+        )
+        .expect("written");
+        let Ok(Input::Positions(p)) = from_position_file(&path) else {
+            panic!("positions");
+        };
+        assert_eq!(p.len(), 2);
+        assert!(p[1].source.ends_with("p.epd:4"), "{}", p[1].source);
+        std::fs::write(&path, format!("{START_FEN}\nnonsense here\n")).expect("written");
+        let err = from_position_file(&path).unwrap_err();
+        assert!(err.contains("p.epd:2: "), "{err}");
+        std::fs::write(&path, "# nothing\n").expect("written");
+        assert!(from_position_file(&path)
+            .unwrap_err()
+            .contains("no position"));
+    }
+}

@@ -1,0 +1,353 @@
+//! `cotuong analyze`: what the engine thinks of positions and games, for people (a table, an
+//! annotated PGN, an evaluation graph) and for tools (JSON).
+//!
+//! * Positions (`--fen`, or a file of FENs/EPDs with `--positions`): the best lines (MultiPV).
+//! * Games (`--pgn`, any notation, UTF-8 or GB18030/GBK): every move scored against the engine's
+//!   best, with the best alternative, and judged an inaccuracy, a mistake or a blunder by the
+//!   score it loses from the mover's view (thresholds in `judgement`, settable).
+//!
+//! The search runs in process ([`cotuong::search::Searcher`]). Bad input is reported with its
+//! place (`error: ...`, exit status 2) before any search; the outputs are written whole, through
+//! a temporary file and a rename, or not at all.
+
+mod analyst;
+mod annotated_pgn;
+mod game_review;
+mod graph;
+mod input;
+mod json;
+mod judgement;
+mod position_review;
+mod progress;
+mod score;
+mod table;
+
+use clap::{ArgGroup, Args, ValueEnum};
+use engine_core::{Notation, RankBase};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::str::FromStr;
+
+use super::output_file::write_atomically;
+use super::pgn_file::NotationChoice;
+use analyst::{Analyst, Limits};
+use game_review::GameReview;
+use input::Input;
+use judgement::Thresholds;
+use position_review::PositionReview;
+use progress::Progress;
+
+/// Depth per position when no limit is given.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Lines per position of `--fen`/`--positions` unless `--multipv` says otherwise.
+pub const DEFAULT_POSITION_LINES: usize = 3;
+/// Lines per position of a game: the best and the runner-up, so that a best move has an
+/// alternative too.
+pub const GAME_LINES: usize = 2;
+/// Default table size (MB).
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Output forms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Table,
+    /// Annotated PGN.
+    Pgn,
+    /// JSON for tools.
+    Json,
+}
+
+/// Arguments of `cotuong analyze`.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input").required(true).args(["fen", "positions", "pgn"])))]
+pub struct AnalyzeArgs {
+    /// A position: a FEN, optionally followed by `moves m1 m2 ...` (ICCS, ranks 0-9).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// A file of positions (`-`: standard input), one per line: a FEN or EPD (operations after
+    /// `;` are ignored), optionally followed by `moves ...`; `#` starts a comment line.
+    #[arg(long, value_name = "FILE", alias = "epd")]
+    pub positions: Option<PathBuf>,
+    /// Games (`-`: standard input), UTF-8 or GB18030/GBK, moves in any notation.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Analyze only this game of the PGN file (from 1).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// Notation the games are written in: auto (detected per game), iccs, wxf, chinese,
+    /// vietnamese or vietnamese-asian.
+    #[arg(long, default_value = "auto", value_parser = NotationChoice::from_str)]
+    pub input_notation: NotationChoice,
+    /// Notation of the output: iccs, wxf, chinese, vietnamese or vietnamese-asian (default: a
+    /// game's own notation; WXF for positions).
+    #[arg(long, value_parser = parse_notation)]
+    pub notation: Option<Notation>,
+    /// Output form.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Write the output to this file (default: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Draw each game's evaluation graph as SVG to this file (`NAME-N.svg` per game when there
+    /// are several).
+    #[arg(long, value_name = "FILE.svg", requires = "pgn")]
+    pub graph: Option<PathBuf>,
+    /// Depth per position (the default when no limit is given).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Hash table size (MB).
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub hash: u64,
+    /// Lines per position (default 3 for positions; games always search at least 2).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=128))]
+    pub multipv: Option<u64>,
+    /// Loss (centipawns, mover's view) from which a move is an inaccuracy.
+    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_INACCURACY)]
+    pub inaccuracy: i32,
+    /// Loss from which a move is a mistake.
+    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_MISTAKE)]
+    pub mistake: i32,
+    /// Loss from which a move is a blunder.
+    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_BLUNDER)]
+    pub blunder: i32,
+    /// Print the search's `info` lines on standard error, moves in the output notation.
+    #[arg(long)]
+    pub show_info: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Reads a notation name for output.
+fn parse_notation(text: &str) -> Result<Notation, String> {
+    text.parse::<Notation>().map_err(|e| e.to_string())
+}
+
+/// Runs `cotuong analyze`: exit status 0, or 2 with `error: ...` on standard error.
+pub fn main(args: &AnalyzeArgs) -> ExitCode {
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The output notation of positions when none is chosen.
+const DEFAULT_POSITION_NOTATION: Notation = Notation::Wxf;
+
+/// Everything the outputs need to say about the run.
+struct Run<'a> {
+    args: &'a AnalyzeArgs,
+    limits: Limits,
+    thresholds: Thresholds,
+    annotator: String,
+}
+
+impl Run<'_> {
+    /// The output notation of a game written in `written_in`.
+    fn game_notation(&self, written_in: Option<Notation>) -> Notation {
+        self.args
+            .notation
+            .or(written_in)
+            .unwrap_or(Notation::Iccs(RankBase::Zero))
+    }
+
+    fn position_notation(&self) -> Notation {
+        self.args.notation.unwrap_or(DEFAULT_POSITION_NOTATION)
+    }
+}
+
+/// Checks the arguments, reads the input, analyzes it and writes the outputs.
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    let thresholds = Thresholds::new(args.inaccuracy, args.mistake, args.blunder)?;
+    let mut limits = Limits {
+        depth: args.depth,
+        movetime_ms: args.movetime,
+        nodes: args.nodes,
+    };
+    if limits == Limits::default() {
+        limits.depth = Some(DEFAULT_DEPTH);
+    }
+    if let Some(graph) = &args.graph {
+        if graph.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(format!(
+                "--graph {}: the file name must end in .svg",
+                graph.display()
+            ));
+        }
+    }
+    let input = if let Some(fen) = &args.fen {
+        input::from_fen(fen)?
+    } else if let Some(path) = &args.positions {
+        input::from_position_file(path)?
+    } else if let Some(path) = &args.pgn {
+        input::from_pgn(path, args.input_notation, args.game)?
+    } else {
+        return Err("nothing to analyze: give --fen, --positions or --pgn".into());
+    };
+    let run = Run {
+        args,
+        annotator: format!("{} ({})", cotuong::engine::ENGINE_NAME, limits.describe()),
+        limits,
+        thresholds,
+    };
+    let hash = usize::try_from(args.hash).unwrap_or(DEFAULT_HASH_MB);
+    let threads = usize::try_from(args.threads).unwrap_or(1);
+    let mut analyst = Analyst::new(&run.limits, hash, threads)?;
+    let info_notation = args.show_info.then(|| match &input {
+        Input::Positions(_) => run.position_notation(),
+        Input::Games(g) => run.game_notation(g.first().and_then(|g| g.notation)),
+    });
+    let progress = Progress::new(input.searches(), args.quiet, info_notation);
+    let requested = args.multipv.map(|n| usize::try_from(n).unwrap_or(1));
+    let (text, graphs) = match &input {
+        Input::Positions(positions) => {
+            let lines = requested.unwrap_or(DEFAULT_POSITION_LINES);
+            let reviews =
+                position_review::review_positions(&mut analyst, positions, lines, &progress);
+            progress.finish();
+            (positions_text(&run, &reviews)?, Vec::new())
+        }
+        Input::Games(games) => {
+            let lines = requested.unwrap_or(GAME_LINES).max(GAME_LINES);
+            let reviews =
+                game_review::review_games(&mut analyst, games, lines, &run.thresholds, &progress);
+            progress.finish();
+            (games_text(&run, &reviews)?, graphs(&run, &reviews)?)
+        }
+    };
+    for (path, svg) in &graphs {
+        write_atomically(path, svg.as_bytes())?;
+    }
+    match &args.output {
+        Some(path) => write_atomically(path, text.as_bytes()),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write the analysis: {e}"))
+        }
+    }
+}
+
+fn positions_text(run: &Run, reviews: &[PositionReview]) -> Result<String, String> {
+    let notation = run.position_notation();
+    let mut text = String::new();
+    match run.args.format {
+        Format::Table => {
+            for (i, r) in reviews.iter().enumerate() {
+                table::write_position(&mut text, r, i + 1, notation);
+            }
+        }
+        Format::Pgn => {
+            for (i, r) in reviews.iter().enumerate() {
+                annotated_pgn::write_position(&mut text, r, i + 1, notation, &run.annotator);
+            }
+        }
+        Format::Json => {
+            let doc = json::Document {
+                engine: cotuong::engine::ENGINE_NAME,
+                limits: run.limits.describe(),
+                notation: notation.name(),
+                thresholds: run.thresholds,
+                positions: Some(
+                    reviews
+                        .iter()
+                        .map(|r| json::position(r, notation))
+                        .collect(),
+                ),
+                games: None,
+            };
+            text = to_json(&doc)?;
+        }
+    }
+    Ok(text)
+}
+
+fn games_text(run: &Run, reviews: &[GameReview]) -> Result<String, String> {
+    let mut text = String::new();
+    match run.args.format {
+        Format::Table => {
+            for r in reviews {
+                table::write_game(&mut text, r, run.game_notation(r.game.notation));
+            }
+        }
+        Format::Pgn => {
+            for r in reviews {
+                let notation = run.game_notation(r.game.notation);
+                annotated_pgn::write_game(&mut text, r, notation, &run.annotator);
+            }
+        }
+        Format::Json => {
+            // One notation for the whole document: the chosen one, or the first game's.
+            let notation = run.game_notation(reviews.first().and_then(|r| r.game.notation));
+            let doc = json::Document {
+                engine: cotuong::engine::ENGINE_NAME,
+                limits: run.limits.describe(),
+                notation: notation.name(),
+                thresholds: run.thresholds,
+                positions: None,
+                games: Some(reviews.iter().map(|r| json::game(r, notation)).collect()),
+            };
+            text = to_json(&doc)?;
+        }
+    }
+    Ok(text)
+}
+
+fn to_json<T: serde::Serialize>(doc: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(doc)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| format!("cannot encode the analysis as JSON: {e}"))
+}
+
+/// The graph files: `--graph`'s path for one game, `NAME-N.svg` (N the game's number) for
+/// several.
+fn graphs(run: &Run, reviews: &[GameReview]) -> Result<Vec<(PathBuf, String)>, String> {
+    let Some(path) = &run.args.graph else {
+        return Ok(Vec::new());
+    };
+    reviews
+        .iter()
+        .map(|r| {
+            let file = if reviews.len() == 1 {
+                path.clone()
+            } else {
+                numbered(path, r.game.number)
+            };
+            let g = &r.game;
+            let title = format!(
+                "{} - {} {}",
+                g.tag("Red").unwrap_or("Red"),
+                g.tag("Black").unwrap_or("Black"),
+                g.result.as_deref().unwrap_or("*")
+            );
+            Ok((file, graph::svg(r, &title)?))
+        })
+        .collect()
+}
+
+/// `dir/name.svg` → `dir/name-N.svg`.
+fn numbered(path: &Path, n: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "graph".into(), |s| s.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}-{n}.svg"))
+}

@@ -1,0 +1,477 @@
+//! `cotuong analyze` end to end: a planted blunder (a chariot left hanging) is marked, the
+//! annotated PGN reads back, games in every notation and in UTF-8 and GB18030 are analyzed the
+//! same, positions get their MultiPV lines, the graph is drawn, and bad input fails cleanly
+//! (status 2, the place named, no output file written or touched).
+//!
+//! Searches are limited by nodes with one thread, so the results do not depend on the machine.
+
+use engine_core::pgn::read_games;
+use engine_core::{Move, Notation, Position, RankBase};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cotuong");
+
+/// The initial position.
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Nodes per searched position: enough to see a hanging chariot, little enough to be quick.
+const NODES: &str = "20000";
+
+/// A short game in which Red's 5th move (ply 9) puts its chariot where a pawn takes it for
+/// nothing: `5. h5g5` (R2=3), answered by `g6g5`. The moves before it are ordinary opening moves.
+const BLUNDER_MOVES: [&str; 10] = [
+    "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h5", "a9a8", "h5g5", "g6g5",
+];
+/// Ply (from 1) of the blunder.
+const BLUNDER_PLY: u64 = 9;
+
+fn analyze(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("analyze")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A folder unique to this test process and `name`.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cotuong-analyze-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path_text(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// The blunder game's moves.
+fn blunder_moves() -> Vec<Move> {
+    let mut pos = Position::startpos();
+    BLUNDER_MOVES
+        .iter()
+        .map(|t| {
+            let mv = pos.parse_move(t, RankBase::Zero).expect("legal");
+            pos.make_move(mv);
+            mv
+        })
+        .collect()
+}
+
+/// The blunder game written in `notation`, as PGN.
+fn blunder_pgn(notation: Notation) -> String {
+    let texts = notation.format_line(&Position::startpos(), &blunder_moves());
+    let mut body = String::new();
+    for (i, t) in texts.iter().enumerate() {
+        if i % 2 == 0 {
+            body.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        body.push_str(t);
+        body.push(' ');
+    }
+    format!("[Event \"planted blunder\"]\n[Red \"红方\"]\n[Black \"黑方\"]\n\n{body}*\n\n")
+}
+
+/// Runs `analyze` and reads its JSON output.
+fn analyze_json(args: &[&str]) -> Value {
+    let out = analyze(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+/// The judgement of ply `ply` (from 1) of the first game of an analysis.
+fn judgement(doc: &Value, ply: u64) -> Value {
+    doc["games"][0]["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .find(|m| m["ply"] == ply)
+        .expect("the ply")["judgement"]
+        .clone()
+}
+
+#[test]
+fn a_hanging_chariot_is_marked_as_a_blunder() {
+    let dir = temp_dir("blunder");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+        "--notation",
+        "wxf",
+    ]);
+    let moves = doc["games"][0]["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), BLUNDER_MOVES.len());
+    let blunder = &moves[BLUNDER_PLY as usize - 1];
+    assert_eq!(blunder["iccs"], "h5g5");
+    assert_eq!(blunder["text"], "R2=3");
+    assert_eq!(blunder["judgement"], "blunder", "{blunder:#}");
+    assert!(
+        blunder["loss"].as_i64().expect("loss") >= 700,
+        "{blunder:#}"
+    );
+    assert_ne!(blunder["best"]["iccs"][0], "h5g5");
+    // The pawn taking the chariot is the best move, and no opening move is a blunder.
+    assert_eq!(judgement(&doc, BLUNDER_PLY + 1), Value::Null);
+    for ply in 1..BLUNDER_PLY {
+        assert_ne!(judgement(&doc, ply), "blunder", "ply {ply}");
+    }
+    // Red's summary counts it; the graph's scores have one entry per position.
+    assert_eq!(doc["games"][0]["red"]["blunders"], 1);
+    assert_eq!(
+        doc["games"][0]["scores"].as_array().map(Vec::len),
+        Some(BLUNDER_MOVES.len() + 1)
+    );
+
+    // The table marks it too, in the notation asked for.
+    let out = analyze(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--notation",
+        "chinese",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("5. "))
+        .expect("a row for move 5");
+    assert!(
+        row.contains("车二平三") && row.contains("?? blunder"),
+        "{table}"
+    );
+}
+
+#[test]
+fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
+    let dir = temp_dir("annotated");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    for notation in ["iccs", "wxf", "chinese", "vietnamese"] {
+        let out_path = dir.join(format!("annotated-{notation}.pgn"));
+        let out = analyze(&[
+            "--pgn",
+            path_text(&pgn),
+            "--nodes",
+            NODES,
+            "--format",
+            "pgn",
+            "--notation",
+            notation,
+            "--output",
+            path_text(&out_path),
+        ]);
+        assert!(out.status.success(), "{notation}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "the analysis went to the file");
+        let text = std::fs::read_to_string(&out_path).expect("the output file");
+        let games: Vec<_> = read_games(&text, &Notation::ALL)
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{notation}: {e}\n{text}"));
+        assert_eq!(games.len(), 1);
+        let game = &games[0];
+        assert_eq!(game.move_list(), blunder_moves(), "{notation}: {text}");
+        assert_eq!(game.tag("Red"), Some("红方"));
+        assert!(game.tag("Annotator").is_some_and(|a| a.contains("nodes")));
+        let blunder = &game.moves[BLUNDER_PLY as usize - 1];
+        assert_eq!(blunder.nags, [4], "{notation}: {text}");
+        assert!(
+            blunder
+                .comments
+                .iter()
+                .any(|c| c.contains("blunder") && c.contains("best")),
+            "{notation}: {:?}",
+            blunder.comments
+        );
+        assert_eq!(blunder.variations.len(), 1, "the best line as a variation");
+        // Every move has its score and depth.
+        assert!(game
+            .moves
+            .iter()
+            .all(|m| m.comments.iter().any(|c| c.contains('/'))));
+    }
+}
+
+#[test]
+fn games_in_every_notation_and_encoding_are_analyzed_alike() {
+    let dir = temp_dir("notations");
+    let mut files: Vec<(String, Vec<u8>)> = [
+        Notation::Iccs(RankBase::Zero),
+        Notation::Iccs(RankBase::One),
+        Notation::Wxf,
+        Notation::Chinese,
+        Notation::Vietnamese,
+    ]
+    .iter()
+    .map(|&n| (format!("{}.pgn", n.label()), blunder_pgn(n).into_bytes()))
+    .collect();
+    let (gbk, _, unmappable) =
+        encoding_rs::GB18030.encode(std::str::from_utf8(&files[3].1).expect("utf-8"));
+    assert!(!unmappable && std::str::from_utf8(&gbk).is_err());
+    files.push(("chinese-gbk.pgn".into(), gbk.into_owned()));
+    let mut reference: Option<Value> = None;
+    for (name, bytes) in files {
+        let path = dir.join(&name);
+        std::fs::write(&path, bytes).expect("written");
+        let doc = analyze_json(&[
+            "--pgn",
+            path_text(&path),
+            "--nodes",
+            "3000",
+            "--format",
+            "json",
+            "--notation",
+            "iccs",
+        ]);
+        let game = &doc["games"][0];
+        let played: Vec<&str> = game["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| m["iccs"].as_str().expect("text"))
+            .collect();
+        assert_eq!(played, BLUNDER_MOVES, "{name}");
+        // The same moves searched the same way: the same scores, whatever the notation.
+        let scores = game["scores"].clone();
+        match &reference {
+            None => reference = Some(scores),
+            Some(r) => assert_eq!(&scores, r, "{name}"),
+        }
+    }
+}
+
+#[test]
+fn positions_get_their_best_lines() {
+    let start = START;
+    let doc = analyze_json(&[
+        "--fen",
+        start,
+        "--nodes",
+        NODES,
+        "--multipv",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let lines = doc["positions"][0]["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3);
+    let mut firsts: Vec<&str> = lines
+        .iter()
+        .map(|l| l["iccs"][0].as_str().expect("a move"))
+        .collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three different first moves");
+    assert_eq!(doc["notation"], "wxf");
+
+    // A file of positions (FEN, EPD, and a FEN with moves), as a table and as PGN.
+    let dir = temp_dir("positions");
+    let file = dir.join("positions.epd");
+    std::fs::write(
+        &file,
+        format!(
+            "# test positions\n{start}\n\n\
+             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - -; id \"black\"\n\
+             {start} moves h2e2 h9g7\n"
+        ),
+    )
+    .expect("written");
+    let out = analyze(&[
+        "--positions",
+        path_text(&file),
+        "--nodes",
+        "5000",
+        "--notation",
+        "vietnamese",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("Position ").count(), 3, "{table}");
+    assert!(table.contains("positions.epd:4"), "{table}");
+    assert!(table.contains("Black to move"), "{table}");
+    let out = analyze(&[
+        "--positions",
+        path_text(&file),
+        "--nodes",
+        "5000",
+        "--format",
+        "pgn",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games: Vec<_> = read_games(&stdout(&out), &Notation::ALL)
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}\n{}", stdout(&out)));
+    assert_eq!(games.len(), 3);
+    let after_two = games[2].start.clone();
+    let mut expected = Position::startpos();
+    for t in ["h2e2", "h9g7"] {
+        let mv = expected.parse_move(t, RankBase::Zero).expect("legal");
+        expected.make_move(mv);
+    }
+    assert_eq!(after_two.to_fen(), expected.to_fen());
+    assert!(games
+        .iter()
+        .all(|g| !g.moves.is_empty() && !g.moves[0].variations.is_empty()));
+}
+
+#[test]
+fn evaluation_graphs_are_svg_files() {
+    let dir = temp_dir("graph");
+    let pgn = dir.join("two.pgn");
+    let one = blunder_pgn(Notation::Wxf);
+    std::fs::write(&pgn, format!("{one}{one}")).expect("written");
+    let graph = dir.join("eval.svg");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        "3000",
+        "--graph",
+        path_text(&graph),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for n in [1, 2] {
+        let svg = std::fs::read_to_string(dir.join(format!("eval-{n}.svg"))).expect("a graph");
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("<circle"), "the blunder is marked");
+    }
+    assert!(!graph.exists(), "several games: numbered files only");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&pgn),
+        "--game",
+        "2",
+        "--nodes",
+        "3000",
+        "--graph",
+        path_text(&graph),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(graph.exists());
+}
+
+/// Runs `analyze` and asserts a clean failure: status 2, nothing on stdout, one `error:` line
+/// that contains every one of `wanted`.
+fn fails_cleanly(args: &[&str], wanted: &[&str]) {
+    let out = analyze(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+    assert!(err.starts_with("error"), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    for w in wanted {
+        assert!(err.contains(w), "{args:?}: '{w}' missing from {err}");
+    }
+}
+
+#[test]
+fn bad_input_names_the_place_and_writes_nothing() {
+    let dir = temp_dir("bad");
+    let output = dir.join("kept.txt");
+    std::fs::write(&output, "earlier output").expect("written");
+    let out_arg = path_text(&output).to_string();
+    let with_output = |args: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.extend(["--output".to_string(), out_arg.clone()]);
+        v
+    };
+    let run = |args: &[&str], wanted: &[&str]| {
+        let owned = with_output(args);
+        let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+        fails_cleanly(&refs, wanted);
+        assert_eq!(
+            std::fs::read_to_string(&output).expect("still there"),
+            "earlier output",
+            "{args:?} touched the output file"
+        );
+    };
+
+    // Unreadable FEN.
+    run(&["--fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9 w"], &["--fen"]);
+    run(
+        &[
+            "--fen",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2h8",
+        ],
+        &["--fen", "h2h8"],
+    );
+    // A position file with a bad line.
+    let file = dir.join("bad.epd");
+    std::fs::write(
+        &file,
+        "# fine\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\nnot a position\n",
+    )
+    .expect("written");
+    run(&["--positions", path_text(&file)], &["bad.epd:3"]);
+    // An illegal move in a game: the game, the ply and the text.
+    let pgn = dir.join("illegal.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"one\"]\n\n1. h2e2 h9g7 *\n\n[Event \"two\"]\n\n1. h2e2 h9g7 2. h0g2 a9a5 3. i0h0 *\n",
+    )
+    .expect("written");
+    run(
+        &["--pgn", path_text(&pgn)],
+        &["illegal.pgn", "game 2", "ply 4", "a9a5"],
+    );
+    // Unreadable PGN: an unterminated comment.
+    std::fs::write(&pgn, "[Event \"x\"]\n\n1. h2e2 {unfinished\n").expect("written");
+    run(&["--pgn", path_text(&pgn)], &["game 1", "comment"]);
+    // A file that is not there, an unknown notation, bad thresholds, a bad graph name.
+    run(
+        &["--pgn", path_text(&dir.join("missing.pgn"))],
+        &["missing.pgn"],
+    );
+    run(
+        &["--pgn", path_text(&pgn), "--notation", "morse"],
+        &["morse"],
+    );
+    run(
+        &["--pgn", path_text(&pgn), "--input-notation", "morse"],
+        &["morse"],
+    );
+    run(
+        &["--fen", START, "--mistake", "300", "--blunder", "200"],
+        &["thresholds"],
+    );
+    std::fs::write(&pgn, blunder_pgn(Notation::Wxf)).expect("written");
+    run(
+        &["--pgn", path_text(&pgn), "--graph", "eval.png"],
+        &["--graph", ".svg"],
+    );
+    run(
+        &["--pgn", path_text(&pgn), "--game", "3"],
+        &["--game 3", "1 game"],
+    );
+    // No input at all.
+    run(&["--depth", "3"], &[]);
+    // A failed write leaves no file: the output folder does not exist.
+    let missing = dir.join("no-such-folder").join("out.txt");
+    fails_cleanly(
+        &[
+            "--fen",
+            START,
+            "--depth",
+            "2",
+            "--output",
+            path_text(&missing),
+        ],
+        &["cannot write", "out.txt"],
+    );
+    assert!(!missing.exists());
+}
