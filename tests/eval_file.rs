@@ -13,10 +13,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "cotuong-eval-file-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("cotuong-eval-file-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
     }
@@ -86,7 +84,9 @@ fn eval_prints_both_evaluations_and_use_nnue_switches() {
     e.send("position startpos moves h2e2");
     e.send("eval");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.starts_with("Handcrafted evaluation: cp ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Handcrafted evaluation: cp ")));
     assert!(lines.iter().any(|l| l.starts_with("NNUE evaluation: cp ")));
     assert!(lines.iter().any(|l| l.starts_with("Search uses: NNUE ")));
 
@@ -151,7 +151,10 @@ fn a_bad_net_file_is_one_error_and_the_previous_net_stays() {
     let cases = [
         ("random bytes", scratch.file("random.nnue", &random)),
         ("empty", scratch.file("empty.nnue", &[])),
-        ("truncated", scratch.file("cut.nnue", &good[..good.len() / 2])),
+        (
+            "truncated",
+            scratch.file("cut.nnue", &good[..good.len() / 2]),
+        ),
         ("hidden 1024", scratch.file("wide.nnue", &wide)),
         (
             "missing",

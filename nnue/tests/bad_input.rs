@@ -187,6 +187,9 @@ fn a_good_file_loads_and_names_itself() {
     let net = Network::from_bytes(&long.to_bytes()).unwrap();
     let summary = net.summary();
     assert!(!summary.contains(['\n', '\r']), "{summary}");
-    assert!(summary.len() < 250 && summary.ends_with(" ..."), "{summary}");
+    assert!(
+        summary.len() < 250 && summary.ends_with(" ..."),
+        "{summary}"
+    );
     assert_eq!(net.description(), long.header.description);
 }

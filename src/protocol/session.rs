@@ -132,8 +132,9 @@ impl Session {
             }
             Command::Probe(spec) => self.probe(&spec),
             Command::Display => {
-                let mut lines = output::board(self.engine.position(), &self.style());
-                lines.push(format!("Evaluation: {}", self.engine.evaluation_name()));
+                // The evaluation first: front ends and tests read `Checkers:` as the last line.
+                let mut lines = vec![format!("Evaluation: {}", self.engine.evaluation_name())];
+                lines.extend(output::board(self.engine.position(), &self.style()));
                 self.out.lines(&lines);
             }
             Command::Eval => {

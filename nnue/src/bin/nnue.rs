@@ -69,7 +69,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn dump_file(path: &PathBuf, filtered: bool) -> Result<(), String> {
+fn dump_file(path: &std::path::Path, filtered: bool) -> Result<(), String> {
     let bytes = nnue::train::read_data_file(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file = &bytes[..];

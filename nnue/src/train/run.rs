@@ -86,7 +86,7 @@ fn validate(args: &Args) -> Result<(), TrainError> {
     }
     if args.hidden == 0
         || args.hidden > crate::format::MAX_HIDDEN
-        || args.hidden % crate::format::HIDDEN_MULTIPLE != 0
+        || !args.hidden.is_multiple_of(crate::format::HIDDEN_MULTIPLE)
     {
         return bad(format!(
             "hidden size {} is not a positive multiple of {} up to {}",
