@@ -270,6 +270,35 @@ const HOLDS: &[Hold] = &[
         lap: "a7b7 a2b2 b7a7 b2a2",
         asian: Draw,
     },
+    // Điều 22 term 10, Điều 23 point 2, Điều 24.5 (Hình 6-8: perpetual mate threat, a draw): Red
+    // (chariot, horse, two advisors) is a chariot behind (chariot, two horses, cannon, elephant
+    // and three soldiers, the horses and the cannon at the red palace). Every red move threatens
+    // c8c9 mate: from c9 the chariot holds the 9th rank, and the horse takes the general's last
+    // square, e8 from c7, f8 from e6. Black's only parry each time is the general's step to the
+    // other file (e9f9: f8 is free while the horse is on c7; f9e9: e8 is free while it is on
+    // e6). A move that threatens mate may be repeated; under the Asian rules it is an idle move,
+    // which is allowed too: a draw under both.
+    Hold {
+        name: "perpetual mate threat, the general parrying",
+        fen: "4k1r2/2R6/2N5b/p1p6/2p6/9/9/6n2/4An1c1/3AK4 b - - 0 1",
+        lap: "e9f9 c7e6 f9e9 e6c7",
+        asian: Draw,
+    },
+    // Điều 22 term 3, Điều 23 point 2, Điều 24.5 and 24.14 Hình 38 (a mate threat that also
+    // attacks a piece is a mate threat): Red (chariot, horse, cannon) is a chariot behind (two
+    // chariots, horse, cannon, three soldiers). The horse d4 stands between the generals and
+    // screens the cannon c3: c3d3 would be mate (the general's e7 is on the chariot's file, d8
+    // is still on the cannon's), unless a black piece can step in on d5 or d6. Only the black
+    // cannon can, along the 5th or the 6th rank, and the red chariot closes one of the two and
+    // attacks the cannon along it: e6 hits g6, the cannon drops to g5 to guard d5; e5 hits g5,
+    // the cannon returns to g6. Each red move threatens mate and attacks the same unprotected
+    // cannon: a draw under the Law, a perpetual chase under the Asian rules.
+    Hold {
+        name: "perpetual mate threat that attacks a cannon",
+        fen: "3r4r/9/3k5/4R1c1p/9/3N5/2C6/2nK5/7p1/6p2 b - - 0 1",
+        lap: "g6g5 e6e5 g5g6 e5e6",
+        asian: Loses(Red),
+    },
 ];
 
 /// The depth of the searches on [`HOLDS`]: deep enough to see each side's alternatives.
