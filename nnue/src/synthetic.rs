@@ -8,27 +8,25 @@
 //!   limit, SCReLU output weights reach `±i16::MAX / QA`), to prove the kernels exact at their
 //!   bounds.
 
+use crate::data::rng::SplitMix64;
 use crate::features::{FeatureSet, OutputBuckets};
 use crate::format::{Architecture, NetFile, NetHeader};
 use crate::network::max_screlu_output_weight;
 
-/// SplitMix64: a small, fast, well-mixed deterministic generator.
+/// The generator of the synthetic nets and test games: [`SplitMix64`], with a modulo `below`
+/// (kept so that a seed gives the same nets and games as before).
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A value in `0..n` (`n > 0`; the tiny modulo bias does not matter here).

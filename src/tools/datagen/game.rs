@@ -3,7 +3,7 @@
 
 use super::adjudication::Adjudication;
 use cotuong::game::Game;
-use engine_core::rules::{GameResult, RuleId, RuleOptions};
+use engine_core::rules::{GameResult, RuleOptions};
 use engine_core::{Move, Position};
 use nnue::data::rng::SplitMix64;
 use nnue::data::Termination;
@@ -68,19 +68,6 @@ pub struct GameConfig {
 /// Openings tried per game before the last one is kept whatever its score.
 const MAX_OPENING_ATTEMPTS: usize = 16;
 
-/// The data file's termination code for a referee's rule.
-fn termination_of(rule: RuleId) -> Termination {
-    match rule {
-        RuleId::Checkmate => Termination::Checkmate,
-        RuleId::Stalemate => Termination::Stalemate,
-        RuleId::PerpetualCheck => Termination::PerpetualCheck,
-        RuleId::PerpetualChase => Termination::PerpetualChase,
-        RuleId::RepetitionDraw => Termination::RepetitionDraw,
-        RuleId::NoCapture => Termination::NoCapture,
-        RuleId::InsufficientMaterial => Termination::InsufficientMaterial,
-    }
-}
-
 /// Plays one game with the random stream `rng`, from the opening to the end; `None` if `abort`
 /// says to stop before the game is over.
 pub fn play_game(
@@ -111,7 +98,7 @@ pub fn play_game(
         plies.push(best);
         scores.push(best.score);
         if let Some(verdict) = game.verdict(&config.rules) {
-            break (verdict.result, termination_of(verdict.rule));
+            break (verdict.result, Termination::from(verdict.rule));
         }
         if let (true, Some(a)) = (adjudicate_this_game, &config.adjudication) {
             match a.judge(&scores, first_mover) {
@@ -271,7 +258,7 @@ pub(crate) mod tests {
                 | Termination::PlyCap => {
                     assert!(verdict.is_none())
                 }
-                t => assert_eq!(Some(t), verdict.map(|v| termination_of(v.rule))),
+                t => assert_eq!(Some(t), verdict.map(|v| Termination::from(v.rule))),
             }
         }
     }
