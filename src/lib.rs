@@ -15,3 +15,4 @@ pub mod protocol;
 pub mod search;
 pub mod strength;
 pub mod time;
+pub mod tunable;

@@ -1,5 +1,5 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, analyze, match, datagen, train).
+//! subcommands are for people and tools (perft, bench, judge, analyze, match, datagen, train, tune).
 
 mod tools;
 
@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{analyze, datagen, judge, match_runner};
+use tools::{analyze, datagen, judge, match_runner, tune};
 
 #[derive(Parser)]
 #[command(
@@ -52,6 +52,9 @@ enum Command {
     /// Train a network from game records (`cotuong datagen` output) and write a net file that
     /// `EvalFile` loads.
     Train(nnue::train::Args),
+    /// Tune the search's constants by SPSA over game pairs of an engine built with
+    /// `--features tune` (trajectory CSV and SVG plot; resumable).
+    Tune(tune::TuneArgs),
     /// Search a fixed set of positions to a fixed depth (1 thread, 16 MB hash) and print the
     /// total node count (the search's signature) and nodes per second.
     Bench {
@@ -116,6 +119,13 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Datagen(args)) => match datagen::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Tune(args)) => match tune::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

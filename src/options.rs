@@ -706,10 +706,38 @@ impl Options {
 
     /// Applies `setoption`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
+        #[cfg(feature = "tune")]
+        if find(name).is_none() {
+            return set_tunable(name, value);
+        }
         let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let v = spec.parse(name, value)?;
         Ok((spec.apply)(self, &v))
     }
+}
+
+/// `tune` builds: sets the tunable constant called `name`, a hidden spin option of the range in
+/// its table entry (`search::params`); the value lives with the search, not in [`Options`].
+#[cfg(feature = "tune")]
+fn set_tunable(name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
+    let (index, tunable) =
+        crate::tunable::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let spec = OptionSpec {
+        uci: Some(tunable.name),
+        ucci: Some(tunable.name),
+        kind: OptionKind::Spin {
+            default: i64::from(tunable.default),
+            min: i64::from(tunable.min),
+            max: i64::from(tunable.max),
+        },
+        hidden: true,
+        apply: |_, _| Effect::None,
+    };
+    if let OptionValue::Spin(v) = spec.parse(name, value)? {
+        // In range, so it fits an i32.
+        crate::search::params::set_tunable(index, v as i32);
+    }
+    Ok(Effect::None)
 }
 
 /// The option called `name` (in either protocol's spelling).

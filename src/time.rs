@@ -11,6 +11,11 @@
 //! its result does not depend on the machine's speed.
 
 use crate::limits::SearchLimits;
+use crate::search::params::{
+    default_moves_to_go, hard_max_permille, hard_over_soft, increment_share_permille,
+    instability_share_permille, score_drop_large_scale_permille, score_drop_small_scale_permille,
+    stable_share_permille,
+};
 use engine_core::Move;
 use std::time::Duration;
 
@@ -20,20 +25,13 @@ pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
 /// Safety margin kept on the clock beyond the move overhead, in ms.
 const SAFETY_MS: u64 = 10;
-/// Moves we assume are left in a sudden-death game.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Fraction (per mille) of the increment added to each move's budget ...
-const INCREMENT_SHARE_PERMILLE: u64 = 800;
-/// ... and when the clock is low (below [`LOW_TIME_MS`] usable), so that the clock settles at a
+/// Fraction (per mille) of the increment added to each move's budget when the clock is low (below [`LOW_TIME_MS`] usable), so that the clock settles at a
 /// comfortable distance from zero in fast increment games instead of living off the increment.
 const LOW_TIME_INCREMENT_SHARE_PERMILLE: u64 = 500;
 /// Usable time under which the clock counts as low.
 const LOW_TIME_MS: u64 = 1000;
-/// The hard limit is at most this multiple of the soft limit.
-const HARD_OVER_SOFT: u64 = 5;
-/// The hard limit never exceeds this per mille of the usable time ...
-const HARD_MAX_PERMILLE: u64 = 600;
-/// ... except on the last move before a time control, where more can be spent.
+/// The hard limit's cap on the last move before a time control, where more can be spent
+/// (per mille of the usable time; otherwise `HARD_MAX_PERMILLE`).
 const HARD_MAX_LAST_MOVE_PERMILLE: u64 = 900;
 /// Floor of both limits, so that at least a shallow search completes.
 const MIN_THINK_MS: u64 = 1;
@@ -42,20 +40,17 @@ const MIN_THINK_MS: u64 = 1;
 const INSTABILITY_DECAY: f64 = 0.5;
 /// ... and one is added when the best move changed (from depth 2 on).
 const BEST_MOVE_CHANGE: f64 = 1.0;
-/// Share of the soft limit an iteration may start after when the best move is stable ...
-const STABLE_SHARE: f64 = 0.6;
-/// ... plus this much per unit of instability.
-const INSTABILITY_SHARE: f64 = 0.8;
 /// A score drop (internal units) since the previous iteration beyond this ...
 const SCORE_DROP_SMALL: i32 = 30;
-/// ... extends the soft limit by this factor,
-const SCORE_DROP_SMALL_SCALE: f64 = 1.4;
-/// and a drop beyond this ...
+/// ... extends the soft limit by `SCORE_DROP_SMALL_SCALE_PERMILLE`, and a drop beyond this ...
 const SCORE_DROP_LARGE: i32 = 80;
-/// ... by this factor again.
-const SCORE_DROP_LARGE_SCALE: f64 = 1.3;
 /// With a single legal root move the soft limit shrinks to this share: nothing to decide.
 const SINGLE_MOVE_SHARE: f64 = 0.1;
+
+/// A per-mille tunable as a factor.
+fn permille(value: i32) -> f64 {
+    f64::from(value) / 1000.0
+}
 
 /// Soft and hard limits of one search (`None` = no limit).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,22 +80,25 @@ pub fn budget(limits: &SearchLimits, overhead_ms: u64) -> TimeBudget {
         .time_ms
         .saturating_sub(overhead_ms + SAFETY_MS)
         .max(MIN_THINK_MS);
-    let mtg = clock.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
-        (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
-    });
+    let moves_to_go = default_moves_to_go().max(1) as u64;
+    let mtg = clock
+        .movestogo
+        .map_or(moves_to_go, |m| (m as u64).clamp(1, moves_to_go));
     let inc_share = if usable < LOW_TIME_MS {
         LOW_TIME_INCREMENT_SHARE_PERMILLE
     } else {
-        INCREMENT_SHARE_PERMILLE
+        increment_share_permille().max(0) as u64
     };
     let mut soft = usable / mtg + clock.inc_ms * inc_share / 1000;
     let cap_permille = if mtg == 1 {
         HARD_MAX_LAST_MOVE_PERMILLE
     } else {
-        HARD_MAX_PERMILLE
+        hard_max_permille().max(0) as u64
     };
     let hard_cap = usable * cap_permille / 1000;
-    let hard = (soft * HARD_OVER_SOFT).min(hard_cap).max(MIN_THINK_MS);
+    let hard = (soft * hard_over_soft().max(1) as u64)
+        .min(hard_cap)
+        .max(MIN_THINK_MS);
     soft = soft.min(hard).max(MIN_THINK_MS);
     TimeBudget {
         soft: Some(Duration::from_millis(soft)),
@@ -189,12 +187,13 @@ impl TimeManager {
         let Some(elapsed) = elapsed() else {
             return false;
         };
-        let mut scale = STABLE_SHARE + self.instability * INSTABILITY_SHARE;
+        let mut scale = permille(stable_share_permille())
+            + self.instability * permille(instability_share_permille());
         if drop > SCORE_DROP_SMALL {
-            scale *= SCORE_DROP_SMALL_SCALE;
+            scale *= permille(score_drop_small_scale_permille());
         }
         if drop > SCORE_DROP_LARGE {
-            scale *= SCORE_DROP_LARGE_SCALE;
+            scale *= permille(score_drop_large_scale_permille());
         }
         if root_moves == 1 {
             scale = SINGLE_MOVE_SHARE;

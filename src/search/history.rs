@@ -1,6 +1,6 @@
 //! Per-thread move-ordering statistics: quiet history, killer moves and counter-moves.
 
-use super::params::{HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUADRATIC};
+use super::params::{history_bonus_linear, history_bonus_max, history_bonus_quadratic};
 use super::score::MAX_PLY;
 use engine_core::{Move, Piece, Position};
 
@@ -30,7 +30,8 @@ impl Default for History {
 /// Bonus for a move that caused (or failed to cause) a cutoff at `depth`.
 #[inline]
 pub fn depth_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_QUADRATIC + HISTORY_BONUS_LINEAR * depth).min(HISTORY_BONUS_MAX)
+    (depth * depth * history_bonus_quadratic() + history_bonus_linear() * depth)
+        .min(history_bonus_max())
 }
 
 impl History {

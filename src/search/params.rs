@@ -2,32 +2,110 @@
 //! limits, reductions. Everything a tuner (SPSA) may want to move is named here; the search code
 //! only refers to these names.
 
+//! The search's tunable parameters in one place: aspiration windows, pruning margins and depth
+//! limits, reductions, history bonuses, and the time manager's factors. Everything a tuner (SPSA,
+//! `cotuong tune`) may move is an entry of the one [`tunables!`] table below, with its range and
+//! perturbation step; the code reads each through its accessor (`rfp_margin()`), which is the
+//! constant itself in ordinary builds and a hidden option in builds with the `tune` feature (see
+//! `crate::tunable`). Structural constants that no tuner should move stay plain constants.
+
+use crate::tunable::tunables;
 use once_cell::sync::Lazy;
 
-/// Aspiration windows start at this half-width once the depth reaches [`ASPIRATION_MIN_DEPTH`].
-pub const ASPIRATION_WINDOW: i32 = 24;
-/// Shallower iterations use a full window.
+tunables! {
+    /// Aspiration windows start at this half-width once the depth reaches
+    /// [`ASPIRATION_MIN_DEPTH`].
+    ASPIRATION_WINDOW / aspiration_window: 24, 6..=80, 3;
+
+    /// Reverse futility pruning: depth limit.
+    RFP_MAX_DEPTH / rfp_max_depth: 7, 2..=14, 1;
+    /// Reverse futility pruning: margin per ply of depth.
+    RFP_MARGIN / rfp_margin: 80, 20..=250, 8;
+
+    /// Null-move pruning: minimum depth.
+    NMP_MIN_DEPTH / nmp_min_depth: 3, 1..=8, 1;
+    /// Null-move pruning: base reduction.
+    NMP_BASE_REDUCTION / nmp_base_reduction: 3, 1..=8, 1;
+    /// Null-move pruning: one more ply of reduction per this many plies of depth ...
+    NMP_DEPTH_DIVISOR / nmp_depth_divisor: 4, 2..=12, 1;
+    /// ... and one more per this much of static eval above beta ...
+    NMP_EVAL_DIVISOR / nmp_eval_divisor: 200, 60..=600, 20;
+    /// ... up to this many plies.
+    NMP_EVAL_MAX_REDUCTION / nmp_eval_max_reduction: 3, 0..=8, 1;
+
+    /// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
+    IIR_MIN_DEPTH / iir_min_depth: 4, 2..=12, 1;
+
+    /// Late move pruning applies up to this depth.
+    LMP_MAX_DEPTH / lmp_max_depth: 8, 2..=16, 1;
+    /// Late move pruning: quiet moves beyond `LMP_BASE + depth²` are skipped (half as many when
+    /// the static eval is not improving).
+    LMP_BASE / lmp_base: 3, 0..=12, 1;
+
+    /// Futility pruning of quiet moves: depth limit (after reduction).
+    FUTILITY_MAX_DEPTH / futility_max_depth: 7, 2..=14, 1;
+    /// Futility pruning: base margin.
+    FUTILITY_BASE / futility_base: 120, 20..=400, 12;
+    /// Futility pruning: margin per ply.
+    FUTILITY_PER_DEPTH / futility_per_depth: 90, 20..=300, 9;
+
+    /// SEE pruning of captures: depth limit.
+    SEE_CAPTURE_MAX_DEPTH / see_capture_max_depth: 6, 1..=14, 1;
+    /// SEE pruning of captures: allowed loss per ply of depth.
+    SEE_CAPTURE_MARGIN / see_capture_margin: 100, 20..=300, 10;
+    /// SEE pruning of quiet moves: depth limit.
+    SEE_QUIET_MAX_DEPTH / see_quiet_max_depth: 8, 1..=16, 1;
+    /// SEE pruning of quiet moves: allowed loss per ply of depth.
+    SEE_QUIET_MARGIN / see_quiet_margin: 60, 10..=200, 6;
+
+    /// Late move reductions: minimum depth.
+    LMR_MIN_DEPTH / lmr_min_depth: 3, 2..=6, 1;
+    /// Base reduction, in hundredths of a ply: `LMR_BASE_X100 / 100 + ln(depth) * ln(move
+    /// number) / (LMR_DIVISOR_X100 / 100)` ...
+    LMR_BASE_X100 / lmr_base_x100: 80, -50..=250, 10;
+    /// ... (see [`LMR_BASE_X100`]).
+    LMR_DIVISOR_X100 / lmr_divisor_x100: 230, 100..=500, 12;
+    /// History that changes the reduction by one ply.
+    LMR_HISTORY_DIVISOR / lmr_history_divisor: 6_000, 1_000..=20_000, 400;
+
+    /// History bonus of a cutoff at depth `d`: `QUADRATIC * d² + LINEAR * d`, at most `MAX`.
+    HISTORY_BONUS_QUADRATIC / history_bonus_quadratic: 16, 0..=64, 2;
+    /// See [`HISTORY_BONUS_QUADRATIC`].
+    HISTORY_BONUS_LINEAR / history_bonus_linear: 32, 0..=160, 5;
+    /// See [`HISTORY_BONUS_QUADRATIC`].
+    HISTORY_BONUS_MAX / history_bonus_max: 2_000, 400..=8_000, 150;
+
+    /// Quiescence delta pruning margin.
+    QS_DELTA_MARGIN / qs_delta_margin: 200, 50..=600, 20;
+
+    /// Time manager: moves assumed left in a sudden-death game.
+    DEFAULT_MOVES_TO_GO / default_moves_to_go: 30, 10..=60, 2;
+    /// Time manager: per mille of the increment added to each move's budget (with plenty of
+    /// time on the clock).
+    INCREMENT_SHARE_PERMILLE / increment_share_permille: 800, 300..=1_000, 40;
+    /// Time manager: the hard limit is at most this multiple of the soft limit.
+    HARD_OVER_SOFT / hard_over_soft: 5, 2..=10, 1;
+    /// Time manager: the hard limit never exceeds this per mille of the usable time (except on
+    /// the last move before a time control).
+    HARD_MAX_PERMILLE / hard_max_permille: 600, 200..=850, 30;
+    /// Time manager: share of the soft limit (per mille) an iteration may start after when the
+    /// best move is stable ...
+    STABLE_SHARE_PERMILLE / stable_share_permille: 600, 200..=1_200, 40;
+    /// ... plus this much (per mille) per unit of best-move instability.
+    INSTABILITY_SHARE_PERMILLE / instability_share_permille: 800, 0..=2_000, 60;
+    /// Time manager: a small score drop extends the soft limit by this factor (per mille) ...
+    SCORE_DROP_SMALL_SCALE_PERMILLE / score_drop_small_scale_permille: 1_400, 1_000..=2_500, 60;
+    /// ... and a large one by this factor again (per mille).
+    SCORE_DROP_LARGE_SCALE_PERMILLE / score_drop_large_scale_permille: 1_300, 1_000..=2_500, 60;
+}
+
+/// Shallower iterations use a full aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// After a failed aspiration search the half-width grows by this fraction (1/n) of itself ...
 pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
 /// ... and once it exceeds this the window opens fully.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
 
-/// Reverse futility pruning: depth limit.
-pub const RFP_MAX_DEPTH: i32 = 7;
-/// Reverse futility pruning: margin per ply of depth.
-pub const RFP_MARGIN: i32 = 80;
-
-/// Null-move pruning: minimum depth.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move pruning: base reduction.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// Null-move pruning: one more ply of reduction per this many plies of depth ...
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// ... and one more per this much of static eval above beta ...
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// ... up to this many plies.
-pub const NMP_EVAL_MAX_REDUCTION: i32 = 3;
 /// Null-move verification search is done when the side to move has at most this many
 /// chariots, horses and cannons (zugzwang-prone endings) ...
 pub const NMP_VERIFY_MAX_PIECES: u32 = 2;
@@ -37,71 +115,62 @@ pub const NMP_VERIFY_MIN_DEPTH: i32 = 12;
 /// of the reduced depth below the node.
 pub const NMP_VERIFY_PLIES: (i32, i32) = (3, 4);
 
-/// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
-pub const IIR_MIN_DEPTH: i32 = 4;
+/// Hundredths, the unit of [`LMR_BASE_X100`] and [`LMR_DIVISOR_X100`].
+const HUNDREDTHS: f64 = 100.0;
 
-/// Late move pruning applies up to this depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-/// Late move pruning: quiet moves beyond `LMP_BASE + depth²` are skipped (half as many when
-/// the static eval is not improving).
-pub const LMP_BASE: i32 = 3;
-
-/// Futility pruning of quiet moves: depth limit (after reduction).
-pub const FUTILITY_MAX_DEPTH: i32 = 7;
-/// Futility pruning: base margin.
-pub const FUTILITY_BASE: i32 = 120;
-/// Futility pruning: margin per ply.
-pub const FUTILITY_PER_DEPTH: i32 = 90;
-
-/// SEE pruning of captures: depth limit.
-pub const SEE_CAPTURE_MAX_DEPTH: i32 = 6;
-/// SEE pruning of captures: allowed loss per ply of depth.
-pub const SEE_CAPTURE_MARGIN: i32 = 100;
-/// SEE pruning of quiet moves: depth limit.
-pub const SEE_QUIET_MAX_DEPTH: i32 = 8;
-/// SEE pruning of quiet moves: allowed loss per ply of depth.
-pub const SEE_QUIET_MARGIN: i32 = 60;
-
-/// Late move reductions: minimum depth.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Base reduction: `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` ...
-pub const LMR_BASE: f64 = 0.8;
-/// ... (see [`LMR_BASE`]).
-pub const LMR_DIVISOR: f64 = 2.3;
-/// History that changes the reduction by one ply.
-pub const LMR_HISTORY_DIVISOR: i32 = 6_000;
-
-/// History bonus of a cutoff at depth `d`: `QUADRATIC * d² + LINEAR * d`, at most `MAX`.
-pub const HISTORY_BONUS_QUADRATIC: i32 = 16;
-/// See [`HISTORY_BONUS_QUADRATIC`].
-pub const HISTORY_BONUS_LINEAR: i32 = 32;
-/// See [`HISTORY_BONUS_QUADRATIC`].
-pub const HISTORY_BONUS_MAX: i32 = 2_000;
-
-/// Quiescence delta pruning margin.
-pub const QS_DELTA_MARGIN: i32 = 200;
-
-/// `LMR[depth][move_number]`: the base late-move reduction.
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+/// The base late-move reduction table from the given parameters (in hundredths).
+fn lmr_table(base_x100: i32, divisor_x100: i32) -> [[i32; 64]; 64] {
+    let base = f64::from(base_x100) / HUNDREDTHS;
+    let divisor = f64::from(divisor_x100) / HUNDREDTHS;
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
         }
     }
     t
-});
+}
+
+/// `LMR[depth][move_number]`: the base late-move reduction.
+#[cfg(not(feature = "tune"))]
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| lmr_table(LMR_BASE_X100, LMR_DIVISOR_X100));
 
 /// The base late-move reduction of the `move_count`-th move at `depth`.
+#[cfg(not(feature = "tune"))]
 #[inline(always)]
 pub fn lmr(depth: i32, move_count: usize) -> i32 {
     LMR[(depth as usize).min(63)][move_count.min(63)]
 }
 
+/// `tune` builds: the table of the current parameters, rebuilt when one of them changes.
+#[cfg(feature = "tune")]
+static LMR: Lazy<std::sync::RwLock<[[i32; 64]; 64]>> =
+    Lazy::new(|| std::sync::RwLock::new(lmr_table(lmr_base_x100(), lmr_divisor_x100())));
+
+/// The base late-move reduction of the `move_count`-th move at `depth`.
+#[cfg(feature = "tune")]
+#[inline(always)]
+pub fn lmr(depth: i32, move_count: usize) -> i32 {
+    let table = LMR
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    table[(depth as usize).min(63)][move_count.min(63)]
+}
+
+/// Called after a tunable changed: rebuilds what is derived from the tunables.
+#[cfg(feature = "tune")]
+fn on_tunable_change() {
+    let fresh = lmr_table(lmr_base_x100(), lmr_divisor_x100());
+    let mut table = LMR
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *table = fresh;
+}
+
 /// Late move pruning: quiet moves beyond this count are skipped at shallow depth.
 #[inline(always)]
 pub fn lmp_threshold(depth: i32, improving: bool) -> usize {
-    let base = (LMP_BASE + depth * depth) as usize;
+    let base = (lmp_base() + depth * depth) as usize;
     if improving {
         base
     } else {

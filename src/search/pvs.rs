@@ -4,11 +4,11 @@
 
 use super::ordering::{MovePicker, PickerKind};
 use super::params::{
-    lmp_threshold, lmr, FUTILITY_BASE, FUTILITY_MAX_DEPTH, FUTILITY_PER_DEPTH, IIR_MIN_DEPTH,
-    LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR, NMP_EVAL_MAX_REDUCTION, NMP_MIN_DEPTH, NMP_VERIFY_MAX_PIECES,
-    NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
-    SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
+    futility_base, futility_max_depth, futility_per_depth, iir_min_depth, lmp_max_depth,
+    lmp_threshold, lmr, lmr_history_divisor, lmr_min_depth, nmp_base_reduction, nmp_depth_divisor,
+    nmp_eval_divisor, nmp_eval_max_reduction, nmp_min_depth, rfp_margin, rfp_max_depth,
+    see_capture_margin, see_capture_max_depth, see_quiet_margin, see_quiet_max_depth,
+    NMP_VERIFY_MAX_PIECES, NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES,
 };
 use super::rules::{rule_outcome, RuleDependency, RuleNode};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
@@ -118,21 +118,22 @@ impl Worker<'_> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Step 5. Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+            if depth <= rfp_max_depth() && eval - rfp_margin() * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
 
             // Step 6. Null-move pruning, verified where zugzwang is likely.
             let majors = self.major_pieces();
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && ply >= self.nmp_min_ply
                 && !self.frames[ply - 1].mv.is_null()
                 && majors > 0
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                let r = nmp_base_reduction()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max_reduction());
                 self.frames[ply].mv = Move::NULL;
                 self.frames[ply].piece = None;
                 let undo = self.do_null_move();
@@ -162,7 +163,7 @@ impl Worker<'_> {
         }
 
         // Step 7. Internal iterative reduction: without a table move, search one ply less.
-        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH {
+        let depth = if tt_move.is_null() && depth >= iir_min_depth() {
             depth - 1
         } else {
             depth
@@ -200,15 +201,15 @@ impl Worker<'_> {
                 if !is_capture {
                     let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
                     prune_unless_check = (move_count > lmp_threshold(depth, improving)
-                        && depth <= LMP_MAX_DEPTH)
-                        || (lmr_depth <= FUTILITY_MAX_DEPTH
+                        && depth <= lmp_max_depth())
+                        || (lmr_depth <= futility_max_depth()
                             && !is_mate(alpha)
-                            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth
+                            && static_eval + futility_base() + futility_per_depth() * lmr_depth
                                 <= alpha)
-                        || (lmr_depth <= SEE_QUIET_MAX_DEPTH
-                            && !see_ge(&self.pos, mv, -SEE_QUIET_MARGIN * lmr_depth));
-                } else if depth <= SEE_CAPTURE_MAX_DEPTH
-                    && !see_ge(&self.pos, mv, -SEE_CAPTURE_MARGIN * depth)
+                        || (lmr_depth <= see_quiet_max_depth()
+                            && !see_ge(&self.pos, mv, -see_quiet_margin() * lmr_depth));
+                } else if depth <= see_capture_max_depth()
+                    && !see_ge(&self.pos, mv, -see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -235,14 +236,14 @@ impl Worker<'_> {
                 value = -self.search(-beta, -alpha, new_depth, ply + 1, child);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && move_count > 1 + pv_node as usize && !is_capture {
+                if depth >= lmr_min_depth() && move_count > 1 + pv_node as usize && !is_capture {
                     r = lmr(depth, move_count);
                     r -= pv_node as i32;
                     r += (!improving) as i32;
                     r += kind.is_cut() as i32;
                     r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
                     r -= gives_check as i32;
-                    r -= hist / LMR_HISTORY_DIVISOR;
+                    r -= hist / lmr_history_divisor();
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::Cut);

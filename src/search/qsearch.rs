@@ -2,7 +2,7 @@
 //! every evasion when in check, until the position is quiet.
 
 use super::ordering::{MovePicker, PickerKind};
-use super::params::QS_DELTA_MARGIN;
+use super::params::qs_delta_margin;
 use super::score::{mated_in, to_tt, INFINITE, MAX_PLY};
 use super::see::{see_ge, value_on};
 use super::tt::Bound;
@@ -62,7 +62,7 @@ impl Worker<'_> {
         while let Some(mv) = picker.next(&self.pos, self.history) {
             searched += 1;
             if !in_check {
-                if stand_pat + value_on(&self.pos, mv.to()) + QS_DELTA_MARGIN <= alpha {
+                if stand_pat + value_on(&self.pos, mv.to()) + qs_delta_margin() <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {

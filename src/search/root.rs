@@ -2,7 +2,7 @@
 //! moves (with MultiPV), storing the root in the table and reporting progress.
 
 use super::params::{
-    ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW,
+    aspiration_window, ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH,
 };
 use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::tt::Bound;
@@ -95,7 +95,7 @@ impl Worker<'_> {
     fn aspiration(&mut self, pv_idx: usize) {
         let depth = self.root_depth;
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = aspiration_window();
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {

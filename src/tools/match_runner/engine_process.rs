@@ -44,6 +44,8 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// How long an engine that ran out of time gets to answer `stop`.
 const STOP_GRACE: Duration = Duration::from_millis(500);
+/// How an engine's remarks begin (refused or unknown options among them).
+const REMARK_PREFIX: &str = "info string";
 
 /// One line of engine output, stamped when the reader thread received it.
 enum Output {
@@ -107,6 +109,8 @@ pub struct EngineProcess {
     /// UCCI: the engine announced `usemillisec` and was switched to milliseconds.
     millis: bool,
     log: Option<ProtocolLog>,
+    /// `info string` lines of the handshake.
+    remarks: Vec<String>,
 }
 
 impl EngineProcess {
@@ -170,6 +174,7 @@ impl EngineProcess {
             output: rx,
             millis: false,
             log: log.cloned(),
+            remarks: Vec::new(),
         };
         engine.handshake()?;
         Ok(engine)
@@ -238,22 +243,45 @@ impl EngineProcess {
             self.send("setoption usemillisec true")?;
             self.millis = true;
         }
-        for (name, value) in self.config.options.clone() {
-            self.send(&dialect.setoption(&name, &value))?;
+        let options = self.config.options.clone();
+        self.remarks = self.set_options(&options)?;
+        Ok(())
+    }
+
+    /// Sends `setoption` for each `(name, value)` and waits until the engine is ready. Returns
+    /// the engine's `info string` lines meanwhile, where engines say which options they refused
+    /// or do not know.
+    pub fn set_options(
+        &mut self,
+        options: &[(String, String)],
+    ) -> Result<Vec<String>, EngineError> {
+        let dialect = self.config.wire.dialect;
+        for (name, value) in options {
+            self.send(&dialect.setoption(name, value))?;
         }
         self.sync()
     }
 
-    /// `isready` → `readyok`.
-    fn sync(&mut self) -> Result<(), EngineError> {
+    /// The `info string` lines of the handshake (see [`EngineProcess::set_options`]).
+    pub fn remarks(&self) -> &[String] {
+        &self.remarks
+    }
+
+    /// `isready` → `readyok`; returns the `info string` lines seen meanwhile.
+    fn sync(&mut self) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
+        let mut remarks = Vec::new();
         self.wait_for(
             Instant::now() + HANDSHAKE_TIMEOUT,
             "readyok",
-            |_| {},
+            |l| {
+                if l.trim_start().starts_with(REMARK_PREFIX) {
+                    remarks.push(l.trim().to_string());
+                }
+            },
             |l| l.trim() == "readyok",
         )?;
-        Ok(())
+        Ok(remarks)
     }
 
     /// Prepares for a new game (`ucinewgame` for UCI) and waits until the engine is ready.
@@ -261,7 +289,7 @@ impl EngineProcess {
         if let Some(cmd) = self.config.wire.dialect.new_game() {
             self.send(cmd)?;
         }
-        self.sync()
+        self.sync().map(|_| ())
     }
 
     /// Sends `position` and `go`, then waits for `bestmove`. Think time is measured from the

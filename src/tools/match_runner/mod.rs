@@ -3,12 +3,12 @@
 //! tournaments and a recovery file. See `docs/match-runner.md` for usage.
 
 mod berger;
-mod clock;
-mod engine_config;
-mod engine_process;
+pub(crate) mod clock;
+pub(crate) mod engine_config;
+pub(crate) mod engine_process;
 pub(crate) mod openings;
 mod pgn;
-mod play;
+pub(crate) mod play;
 mod pool;
 mod recovery;
 mod report;
