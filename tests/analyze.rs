@@ -9,9 +9,10 @@ use engine_core::pgn::read_games;
 use engine_core::{Move, Notation, Position, RankBase};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_cotuong");
+mod common;
+use common::cli::{self, stderr, stdout};
 
 /// The initial position.
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -28,19 +29,7 @@ const BLUNDER_MOVES: [&str; 10] = [
 const BLUNDER_PLY: u64 = 9;
 
 fn analyze(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("analyze")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    cli::run("analyze", args)
 }
 
 /// A folder unique to this test process and `name`.
@@ -368,12 +357,7 @@ fn evaluation_graphs_are_svg_files() {
 /// Runs `analyze` and asserts a clean failure: status 2, nothing on stdout, one `error:` line
 /// that contains every one of `wanted`.
 fn fails_cleanly(args: &[&str], wanted: &[&str]) {
-    let out = analyze(args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
-    assert!(err.starts_with("error"), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let err = cli::fails_cleanly("analyze", args);
     for w in wanted {
         assert!(err.contains(w), "{args:?}: '{w}' missing from {err}");
     }

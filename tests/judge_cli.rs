@@ -5,6 +5,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod common;
+use common::cli::{self, stderr, stdout};
+
 const BIN: &str = env!("CARGO_BIN_EXE_cotuong");
 
 /// Red's chariot chases an unprotected black cannon (Điều 24.14): Black wins at ply 8.
@@ -12,19 +15,7 @@ const CHASE_FEN: &str = "3k5/9/c8/9/9/9/9/1R7/9/4K4 w - - 0 1";
 const CHASE_MOVES: &str = "b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7";
 
 fn judge(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("judge")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    cli::run("judge", args)
 }
 
 /// A file in the system temp directory, in a folder unique to this test process.
@@ -65,13 +56,7 @@ fn chase_pgn(event: &str, moves: &str) -> String {
 
 /// Runs the judge and asserts a clean failure: status 2, nothing on stdout, one error line.
 fn fails_cleanly(args: &[&str]) -> String {
-    let out = judge(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
-    assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
-    let err = stderr(&out);
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
+    cli::fails_cleanly("judge", args)
 }
 
 #[test]

@@ -5,16 +5,10 @@
 
 mod common;
 
-use common::Engine;
-use std::process::Command;
+use common::{cli, Engine};
 
 fn tune(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cotuong"))
-        .arg("tune")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run cotuong tune")
+    cli::run("tune", args)
 }
 
 #[test]
@@ -40,9 +34,7 @@ fn bad_arguments_are_errors_with_status_2() {
             "/no/such/file.epd",
         ),
     ] {
-        let o = tune(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let err = cli::fails_cleanly("tune", &args);
         assert!(err.contains(wanted), "{args:?}: {err}");
     }
     assert!(!dir.path().join("t.csv").exists(), "no file after an error");
@@ -82,7 +74,7 @@ fn ordinary_builds_have_no_tuning_options_and_the_tuner_says_so() {
         "--out",
         out.to_str().expect("UTF-8"),
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = cli::stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--features tune"), "{err}");
     assert!(!out.exists(), "no trajectory for a run that cannot start");

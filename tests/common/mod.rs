@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
