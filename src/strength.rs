@@ -18,8 +18,8 @@
 //! strength nothing changes at all.
 //!
 //! The options map onto the two parts: UCI `Skill Level` sets both; `UCI_LimitStrength` with
-//! `UCI_Elo` sets both to the level of that rating on the ladder ([`level_of_elo`], provisional
-//! until calibrated: see [`SKILL_ELO`]);
+//! `UCI_Elo` sets both to the level of that rating on the measured ladder ([`level_of_elo`],
+//! [`SKILL_ELO`]);
 //! UCCI `knowledge` caps the effort and `randomness` the choice. Where several apply, the weakest
 //! wins (see `Options::strength`).
 
@@ -47,16 +47,18 @@ pub const MAX_DROP: f64 = 300.0;
 /// candidate moves a player weighs.
 pub const CANDIDATE_LINES: usize = 4;
 
-/// `UCI_Elo` of each Skill Level, 0 to 20. PROVISIONAL: these numbers are a placeholder
-/// shape (about 90 points per level, flattening towards full strength), not a measurement; they
-/// only make `UCI_Elo` select a level monotonically. `bench/strength/ladder.sh` measures each
-/// level against fixed anchor engines with `cotuong match`, and `bench/strength/report.py` fits
-/// the ratings (Debian's Fairy-Stockfish at full strength = 2000 by default) and prints the table
-/// that replaces this one. Strictly increasing; `UCI_Elo` between two entries interpolates
-/// between their levels.
+/// `UCI_Elo` of each Skill Level, 0 to 20, as measured (2026-11-23, net 2): levels 0, 4, 8, 12,
+/// 16 and 20 played 20 games each at 5 s + 0.05 s against the anchors near their strength
+/// (Debian's Fairy-Stockfish at full strength and at its `Skill Level` 0, MaxQi, SjaakII), and
+/// `bench/strength/report.py` fitted one rating per level and anchor with Fairy-Stockfish at full
+/// strength fixed at 2000; the levels between were interpolated. The scale is the calibration's
+/// own, not a human rating list; error bars are wide (about ±150-400 Elo per match, see the
+/// README's ladder), and levels 16-20 are close at this time control because level 16's node
+/// limit is about what full strength searches in 5 s + 0.05 s. Strictly increasing; `UCI_Elo`
+/// between two entries interpolates between their levels.
 pub const SKILL_ELO: [i32; 21] = [
-    760, 850, 940, 1030, 1120, 1210, 1300, 1390, 1480, 1560, 1640, 1710, 1780, 1840, 1890, 1920,
-    1940, 1950, 1960, 1965, 1970,
+    545, 579, 613, 648, 682, 784, 886, 987, 1089, 1218, 1348, 1477, 1607, 1708, 1809, 1909, 2010,
+    2029, 2048, 2068, 2087,
 ];
 /// Lowest `UCI_Elo` (that of level 0).
 pub const MIN_ELO: i64 = SKILL_ELO[0] as i64;

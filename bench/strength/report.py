@@ -7,8 +7,10 @@ Reads every `L<level>-<anchor>.txt` (the summary `cotuong match` prints) and pri
 
 1. the ladder: for each level, the score against each anchor with its 95% error bar (from the
    game pairs, pentanomial, as the match runner computes it), in Markdown for the README;
-2. the monotonicity check: for each two neighbouring levels, the score difference pooled over
-   the anchors (inverse-variance weights) and the confidence that the higher level scores more;
+2. the monotonicity check: for each two neighbouring levels, the Elo difference pooled over
+   the anchors (inverse-variance weights; an anchor that both levels lost every game to, or both
+   won every game against, is left out as it cannot order them) and the confidence that the
+   higher level scores more;
    the check fails (exit status 1) when a pair is below --confidence, or when an anchor shows
    the opposite order at that confidence;
 3. the UCI_Elo table for `SKILL_ELO` in src/strength.rs: a least-squares fit of one rating per
@@ -69,6 +71,12 @@ def smoothed(score, se, games):
     infinite Elo difference nor a certain one."""
     s = (score * games + 0.5) / (games + 1)
     return s, max(se, math.sqrt(s * (1 - s) / max(games, 1)))
+
+
+def saturated(score_a, score_b):
+    """Whether two levels both scored 0% or both 100% against an anchor: their difference there
+    says nothing about their order, and its tiny smoothed variance would swamp the pooled test."""
+    return (score_a <= 0 and score_b <= 0) or (score_a >= 1 and score_b >= 1)
 
 
 def elo_error(score, se):
@@ -161,19 +169,26 @@ def main():
     for low, high in zip(levels, levels[1:]):
         num = den = 0.0
         reversed_by = []
+        saturated_by = []
         for anchor in anchors:
             a, b = by.get((low, anchor)), by.get((high, anchor))
             if not a or not b:
                 continue
+            if saturated(a[3], b[3]):
+                # Both levels lost (or both won) every game: the anchor cannot order them.
+                saturated_by.append(anchor)
+                continue
+            # Compared in Elo (logistic) units: near 0% or 100% a score hardly moves and its
+            # variance is tiny, so score units would let a saturated anchor outvote the others.
             (sa, sea), (sb, seb) = smoothed(a[3], a[4], a[2]), smoothed(b[3], b[4], b[2])
-            diff = sb - sa
-            var = sea**2 + seb**2
+            diff = elo(sb) - elo(sa)
+            var = (elo_error(sa, sea) / Z95) ** 2 + (elo_error(sb, seb) / Z95) ** 2
             num += diff / var
             den += 1 / var
             if phi(-diff / math.sqrt(var)) >= args.confidence:
                 reversed_by.append(anchor)
         if den == 0:
-            print(f"- {low} -> {high}: no informative anchor")
+            print(f"- {low} -> {high}: no informative anchor (saturated: {', '.join(saturated_by) or 'none'})")
             failed = True
             continue
         pooled, se = num / den, 1 / math.sqrt(den)
@@ -181,8 +196,10 @@ def main():
         ok = conf >= args.confidence and not reversed_by
         failed |= not ok
         note = f"; reversed against {', '.join(reversed_by)}" if reversed_by else ""
+        if saturated_by:
+            note += f"; not counted (every game lost or won by both): {', '.join(saturated_by)}"
         print(
-            f"- {low} -> {high}: score {100 * pooled:+.1f}% ± {100 * Z95 * se:.1f}, "
+            f"- {low} -> {high}: {pooled:+.0f} ± {Z95 * se:.0f} Elo, "
             f"confidence {conf:.3f} {'PASS' if ok else 'FAIL'}{note}"
         )
 
