@@ -48,17 +48,17 @@ pub const MAX_DROP: f64 = 300.0;
 pub const CANDIDATE_LINES: usize = 4;
 
 /// `UCI_Elo` of each Skill Level, 0 to 20, as measured (2026-11-23, net 2): levels 0, 4, 8, 12,
-/// 16 and 20 played 20 games each at 5 s + 0.05 s against the anchors near their strength
+/// 16 and 20 played 20 games (40 for levels 16 and 20 against Fairy-Stockfish) each at 5 s +
+/// 0.05 s against the anchors near their strength
 /// (Debian's Fairy-Stockfish at full strength and at its `Skill Level` 0, MaxQi, SjaakII), and
 /// `bench/strength/report.py` fitted one rating per level and anchor with Fairy-Stockfish at full
 /// strength fixed at 2000; the levels between were interpolated. The scale is the calibration's
-/// own, not a human rating list; error bars are wide (about ±150-400 Elo per match, see the
-/// README's ladder), and levels 16-20 are close at this time control because level 16's node
-/// limit is about what full strength searches in 5 s + 0.05 s. Strictly increasing; `UCI_Elo`
-/// between two entries interpolates between their levels.
+/// own, not a human rating list, and the error bars are wide (about ±120-400 Elo per match, see
+/// the README's ladder). Strictly increasing; `UCI_Elo` between two entries interpolates between
+/// their levels.
 pub const SKILL_ELO: [i32; 21] = [
-    545, 579, 613, 648, 682, 784, 886, 987, 1089, 1218, 1348, 1477, 1607, 1708, 1809, 1909, 2010,
-    2029, 2048, 2068, 2087,
+    526, 560, 594, 629, 663, 765, 866, 968, 1069, 1200, 1330, 1461, 1591, 1678, 1764, 1850, 1937,
+    1983, 2029, 2074, 2120,
 ];
 /// Lowest `UCI_Elo` (that of level 0).
 pub const MIN_ELO: i64 = SKILL_ELO[0] as i64;

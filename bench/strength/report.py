@@ -170,6 +170,7 @@ def main():
         num = den = 0.0
         reversed_by = []
         saturated_by = []
+        per_anchor = []
         for anchor in anchors:
             a, b = by.get((low, anchor)), by.get((high, anchor))
             if not a or not b:
@@ -181,6 +182,10 @@ def main():
             # Compared in Elo (logistic) units: near 0% or 100% a score hardly moves and its
             # variance is tiny, so score units would let a saturated anchor outvote the others.
             (sa, sea), (sb, seb) = smoothed(a[3], a[4], a[2]), smoothed(b[3], b[4], b[2])
+            per_anchor.append(
+                f"{anchor} {100 * a[3]:.1f}% -> {100 * b[3]:.1f}% "
+                f"({phi((sb - sa) / math.sqrt(sea**2 + seb**2)):.3f})"
+            )
             diff = elo(sb) - elo(sa)
             var = (elo_error(sa, sea) / Z95) ** 2 + (elo_error(sb, seb) / Z95) ** 2
             num += diff / var
@@ -198,6 +203,7 @@ def main():
         note = f"; reversed against {', '.join(reversed_by)}" if reversed_by else ""
         if saturated_by:
             note += f"; not counted (every game lost or won by both): {', '.join(saturated_by)}"
+        note += f"\n  per anchor (confidence that the higher level scores more): {'; '.join(per_anchor)}"
         print(
             f"- {low} -> {high}: {pooled:+.0f} ± {Z95 * se:.0f} Elo, "
             f"confidence {conf:.3f} {'PASS' if ok else 'FAIL'}{note}"
