@@ -746,7 +746,7 @@ pub fn find(name: &str) -> Option<&'static OptionSpec> {
 }
 
 /// Lower case without spaces, `_` and `-`: how names and combo values are compared.
-fn normalize(name: &str) -> String {
+pub(crate) fn normalize(name: &str) -> String {
     name.chars()
         .filter(|c| !matches!(c, ' ' | '_' | '-'))
         .flat_map(char::to_lowercase)

@@ -30,13 +30,7 @@ impl Tunable {
     /// Whether `name` names this constant: case, spaces, `_` and `-` are ignored, as for every
     /// option.
     pub fn is_named(&self, name: &str) -> bool {
-        let squash = |s: &str| -> String {
-            s.chars()
-                .filter(|c| !matches!(c, ' ' | '_' | '-'))
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
-        squash(self.name) == squash(name)
+        crate::options::normalize(self.name) == crate::options::normalize(name)
     }
 }
 
