@@ -1,8 +1,8 @@
 //! Move ordering: the TT move first (before generating anything), then captures that do not lose
-//! material by SEE (most valuable victim first), killers, the counter-move, quiet moves by
-//! history, and losing captures last.
+//! material by SEE (most valuable victim first, then by capture history), killers, the
+//! counter-move, quiet moves by history and continuation history, and losing captures last.
 
-use super::history::History;
+use super::history::{Continuation, History};
 use super::see::{see_ge, SEE_VALUE};
 use arrayvec::ArrayVec;
 use engine_core::{Move, MoveList, Piece, Position, MAX_MOVES};
@@ -17,6 +17,10 @@ const KILLER_2: i32 = 2_900_000;
 const COUNTER: i32 = 2_800_000;
 /// Score band of captures that lose material by SEE.
 const BAD_CAPTURE: i32 = -4_000_000;
+/// Weight of the victim's SEE value in a capture's order, against its capture history (at most
+/// `HISTORY_MAX`): a history can reorder captures of close victims, never a chariot below a
+/// pawn (their values differ by 800, times this exceeds twice `HISTORY_MAX`).
+const VICTIM_WEIGHT: i32 = 48;
 
 /// Which moves a picker yields.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -41,19 +45,22 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    cont: Continuation,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 
 impl MovePicker {
-    /// A picker for `pos`. `tt_move` may be any value: it is checked with `is_legal`.
+    /// A picker for `pos`. `tt_move` may be any value: it is checked with `is_legal`. `cont`
+    /// names the moves before the node that quiet moves' continuation histories are keyed by.
     pub fn new(
         pos: &Position,
         kind: PickerKind,
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
+        cont: Continuation,
     ) -> MovePicker {
         let tt_ok = !tt_move.is_null()
             && pos.is_legal(tt_move)
@@ -68,6 +75,7 @@ impl MovePicker {
             tt_move: if tt_ok { tt_move } else { Move::NULL },
             killers,
             counter,
+            cont,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
@@ -86,14 +94,14 @@ impl MovePicker {
             let s = if mv == self.tt_move {
                 i32::MIN
             } else if let Some(victim) = pos.piece_at(mv.to()) {
-                let attacker = pos
-                    .piece_at(mv.from())
-                    .map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                let mvv_lva = SEE_VALUE[victim.kind().index()] * 8 - attacker / 16;
+                let order = VICTIM_WEIGHT * SEE_VALUE[victim.kind().index()]
+                    + pos
+                        .piece_at(mv.from())
+                        .map_or(0, |p| history.capture_score(p, mv, victim.kind()));
                 if !check_see || see_ge(pos, mv, 0) {
-                    GOOD_CAPTURE + mvv_lva
+                    GOOD_CAPTURE + order
                 } else {
-                    BAD_CAPTURE + mvv_lva
+                    BAD_CAPTURE + order
                 }
             } else if mv == self.killers[0] {
                 KILLER_1
@@ -103,7 +111,7 @@ impl MovePicker {
                 COUNTER
             } else {
                 let piece: Option<Piece> = pos.piece_at(mv.from());
-                piece.map_or(0, |p| history.quiet_score(p, mv))
+                piece.map_or(0, |p| history.quiet_score(p, mv, &self.cont))
             };
             self.scores.push(s);
         }

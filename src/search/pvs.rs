@@ -15,7 +15,12 @@ use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BO
 use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{NodeKind, Worker, NO_REPETITION};
+use arrayvec::ArrayVec;
 use engine_core::Move;
+
+/// How many tried quiet moves (and captures) a node remembers for the history malus of a
+/// cutoff.
+const TRIED_MOVES_KEPT: usize = 64;
 
 impl Worker<'_> {
     /// Principal variation search of one node, keeping the history-dependence trackers
@@ -172,25 +177,28 @@ impl Worker<'_> {
         // Step 8. The move loop.
         let prev = self.frames[ply - 1];
         let counter = self.history.counter_move(prev.piece, prev.mv);
+        let cont = self.continuation(ply);
         let mut picker = MovePicker::new(
             &self.pos,
             PickerKind::All,
             tt_move,
             self.history.killers(ply),
             counter,
+            cont,
         );
         let killers = self.history.killers(ply);
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
-        let mut quiets: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut quiets: ArrayVec<Move, TRIED_MOVES_KEPT> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, TRIED_MOVES_KEPT> = ArrayVec::new();
         let alpha_orig = alpha;
 
         while let Some(mv) = picker.next(&self.pos, self.history) {
             move_count += 1;
             let is_capture = self.pos.piece_at(mv.to()).is_some();
             let piece = self.pos.piece_at(mv.from());
-            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv));
+            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv, &cont));
 
             // Step 9. Shallow pruning: late moves, futility and SEE for quiet moves, SEE for
             // captures. Whether a quiet move gives check is only known after making it
@@ -268,18 +276,24 @@ impl Worker<'_> {
                         self.update_pv(ply, mv);
                     }
                     if value >= beta {
-                        if !is_capture {
-                            let prev_pair = prev.piece.map(|p| (p, prev.mv));
-                            self.history
-                                .update_quiet_cutoff(&self.pos, mv, &quiets, depth, ply, prev_pair);
-                        }
+                        let prev_pair = prev.piece.map(|p| (p, prev.mv));
+                        self.history.update_cutoff(
+                            &self.pos, mv, &quiets, &captures, depth, ply, &cont, prev_pair,
+                        );
                         break;
                     }
                     alpha = value;
                 }
             }
-            if !is_capture && mv != best_move && !quiets.is_full() {
-                quiets.push(mv);
+            if mv != best_move {
+                let tried = if is_capture {
+                    &mut captures
+                } else {
+                    &mut quiets
+                };
+                if !tried.is_full() {
+                    tried.push(mv);
+                }
             }
         }
 
@@ -304,6 +318,7 @@ impl Worker<'_> {
             depth,
             bound,
         );
+
         best
     }
 }

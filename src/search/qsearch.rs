@@ -1,6 +1,7 @@
 //! Quiescence search: captures that do not lose material (by SEE, with delta pruning), or
 //! every evasion when in check, until the position is quiet.
 
+use super::history::Continuation;
 use super::ordering::{MovePicker, PickerKind};
 use super::params::qs_delta_margin;
 use super::score::{mated_in, to_tt, INFINITE, MAX_PLY};
@@ -56,6 +57,7 @@ impl Worker<'_> {
             tt_move,
             [Move::NULL; 2],
             Move::NULL,
+            Continuation::default(),
         );
         let mut best_move = Move::NULL;
         let mut searched = 0;

@@ -5,7 +5,7 @@
 //! move loop, reporting), [`super::pvs`] (the alpha-beta search of inner nodes) and
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
-use super::history::History;
+use super::history::{piece_to, Continuation, History};
 use super::score::{from_tt, INFINITE, MAX_PLY};
 use super::tt::{TranspositionTable, TtEntry};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
@@ -378,6 +378,21 @@ impl<'a> Worker<'a> {
             | self.pos.pieces_of(us, PieceKind::Horse)
             | self.pos.pieces_of(us, PieceKind::Cannon))
         .count()
+    }
+
+    /// The moves one and two plies before `ply` that its quiet moves' continuation histories
+    /// are keyed by.
+    #[inline(always)]
+    pub(super) fn continuation(&self, ply: usize) -> Continuation {
+        let at = |back: usize| {
+            let f = ply.checked_sub(back).map(|i| self.frames[i])?;
+            f.piece
+                .filter(|_| !f.mv.is_null())
+                .map(|p| piece_to(p, f.mv))
+        };
+        Continuation {
+            before: [at(1), at(2)],
+        }
     }
 
     /// Makes `mv` followed by the child's PV the PV of `ply`.
