@@ -1,7 +1,8 @@
 //! `cotuong bench [depth]`: a fixed set of positions searched to a fixed depth with one thread,
 //! the default rules and a 16 MB table, cleared before each position. The total node count is a
 //! deterministic signature of the search (quoted in commit messages when it changes); nodes/s
-//! measures speed.
+//! measures speed. With more threads (and any table size) the same run measures the time to
+//! depth of the parallel search; its node count then varies from run to run.
 
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -14,7 +15,36 @@ use std::time::Instant;
 /// Depth used when none is given.
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Hash size of the bench (MB).
-const BENCH_HASH_MB: usize = 16;
+pub const BENCH_HASH_MB: usize = 16;
+
+/// How a bench run searches.
+#[derive(Copy, Clone, Debug)]
+pub struct BenchConfig {
+    /// Depth per position.
+    pub depth: u32,
+    /// Search threads (1 for the signature).
+    pub threads: usize,
+    /// Table size in megabytes.
+    pub hash_mb: usize,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        BenchConfig {
+            depth: DEFAULT_DEPTH,
+            threads: 1,
+            hash_mb: BENCH_HASH_MB,
+        }
+    }
+}
+
+impl BenchConfig {
+    /// Whether the node count of this run is the search's signature (the default threads and
+    /// table size).
+    pub fn gives_signature(&self) -> bool {
+        self.threads == 1 && self.hash_mb == BENCH_HASH_MB
+    }
+}
 
 /// Openings, middle games, endgames, positions with checks and mates.
 pub const POSITIONS: &[&str] = &include!("bench_positions.in");
@@ -27,13 +57,18 @@ pub struct BenchReport {
     pub millis: u64,
 }
 
-/// Searches every bench position to `depth` with `evaluator`, printing one line per position
-/// and the totals.
-pub fn run(depth: u32, evaluator: Evaluator, out: &mut dyn Write) -> std::io::Result<BenchReport> {
-    let mut searcher = Searcher::new(BENCH_HASH_MB, 1).map_err(std::io::Error::other)?;
+/// Searches every bench position as `config` says with `evaluator`, printing one line per
+/// position (nodes, time, best move) and the totals.
+pub fn run(
+    config: BenchConfig,
+    evaluator: Evaluator,
+    out: &mut dyn Write,
+) -> std::io::Result<BenchReport> {
+    let mut searcher =
+        Searcher::new(config.hash_mb, config.threads.max(1)).map_err(std::io::Error::other)?;
     searcher.set_evaluator(evaluator);
     let limits = SearchLimits {
-        depth: Some(depth.clamp(1, 100) as i32),
+        depth: Some(config.depth.clamp(1, 100) as i32),
         ..SearchLimits::default()
     };
     let options = SearchOptions::default();
@@ -47,15 +82,17 @@ pub fn run(depth: u32, evaluator: Evaluator, out: &mut dyn Write) -> std::io::Re
             )
         })?;
         searcher.clear();
+        let position_start = Instant::now();
         let Some(r) = searcher.search(&Game::new(pos), &limits, &options, &mut |_| {}) else {
             writeln!(out, "position {:>2}: no legal move", i + 1)?;
             continue;
         };
         writeln!(
             out,
-            "position {:>2}: {} nodes, best {}",
+            "position {:>2}: {} nodes, {} ms, best {}",
             i + 1,
             r.nodes,
+            position_start.elapsed().as_millis(),
             engine_core::move_text(r.best, engine_core::RankBase::Zero)
         )?;
         total += r.nodes;

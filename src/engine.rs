@@ -463,7 +463,11 @@ impl Engine {
         }
         self.join_search();
         let evaluator = evaluator_for(&self.options, self.net.as_ref());
-        crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), evaluator, out)
+        let config = crate::bench::BenchConfig {
+            depth: depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
+            ..crate::bench::BenchConfig::default()
+        };
+        crate::bench::run(config, evaluator, out)
             .map(|_| ())
             .map_err(|e| format!("bench failed: {e}"))
     }
