@@ -8,6 +8,7 @@
 //! decision.
 
 mod control;
+pub mod correction;
 pub mod history;
 pub mod ordering;
 pub mod params;

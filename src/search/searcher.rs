@@ -153,6 +153,7 @@ impl Searcher {
         self.tt.clear();
         for t in &mut self.threads {
             t.history.clear();
+            t.correction.clear();
         }
     }
 
