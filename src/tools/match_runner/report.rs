@@ -114,10 +114,15 @@ pub fn final_report(
                 sp.elo1,
                 sp.alpha,
                 sp.beta,
-                if stopped.is_some() {
-                    format!("{decision}, stopped early")
-                } else {
-                    decision.to_string()
+                match stopped {
+                    Some(reached) if reached == decision => format!("{reached}, stopped early"),
+                    // Games still running when the bound was crossed finish and count, and may
+                    // move the LLR back inside the bounds: the decision stands.
+                    Some(reached) => format!(
+                        "{reached} when the LLR crossed a bound, stopped early (the games then \
+                         in progress count here)"
+                    ),
+                    None => decision.to_string(),
                 }
             );
         }
@@ -216,4 +221,53 @@ pub fn crosstable(engines: &[EngineConfig], tally: &Tally, format: Format) -> St
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::match_runner::tiebreak::Outcome;
+
+    fn engine(name: &str) -> EngineConfig {
+        let tokens = [
+            "cmd=/bin/true".to_string(),
+            format!("name={name}"),
+            "nodes=1".into(),
+        ];
+        EngineConfig::from_tokens(&tokens, &[], None).expect("valid engine tokens")
+    }
+
+    #[test]
+    fn a_decision_reached_before_the_last_games_finished_is_still_reported() {
+        let engines = [engine("a"), engine("b")];
+        let mut tally = Tally::new(true);
+        // Even pairs won twice by engine 0, odd pairs by engine 1: a score of 50%.
+        for pair in 0..12 {
+            for (white, black) in [(0, 1), (1, 0)] {
+                let winner_is_white = (white == 0) == (pair % 2 == 0);
+                let outcome = Outcome {
+                    white,
+                    black,
+                    white_half_points: if winner_is_white { 2 } else { 0 },
+                };
+                tally.add(outcome, Some(pair), "checkmate");
+            }
+        }
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).expect("valid SPRT");
+        assert_eq!(tally.sprt(&sprt).1, SprtDecision::Continue);
+        let text = final_report(
+            &engines,
+            &tally,
+            Format::RoundRobin,
+            Some(&sprt),
+            Some(SprtDecision::AcceptH1),
+        );
+        assert!(
+            text.contains("H1 accepted when the LLR crossed a bound"),
+            "{text}"
+        );
+        let text = final_report(&engines, &tally, Format::RoundRobin, Some(&sprt), None);
+        assert!(text.contains("no decision yet"), "{text}");
+        assert!(!text.contains("accepted"), "{text}");
+    }
 }
