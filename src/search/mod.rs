@@ -8,7 +8,6 @@
 //! decision.
 
 mod control;
-pub mod correction;
 pub mod history;
 pub mod ordering;
 pub mod params;

@@ -98,21 +98,15 @@ impl Worker<'_> {
             return s;
         }
 
-        // Step 4. Static evaluation (from the table when stored), corrected by the correction
-        // history, then refined by a stored score whose bound points the right way; whether it
-        // improved over two plies ago.
-        let raw_eval = if in_check {
+        // Step 4. Static evaluation (from the table when stored), refined by a stored score
+        // whose bound points the right way; whether it improved over two plies ago.
+        let static_eval = if in_check {
             -INFINITE
         } else {
             match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             }
-        };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            self.corrected(raw_eval)
         };
         let mut eval = static_eval;
         if let Some(e) = tte {
@@ -310,7 +304,7 @@ impl Worker<'_> {
 
         // Step 14. Store the result: its score only when it does not depend on the history
         // above the node.
-        let eval_to_store = if in_check { 0 } else { raw_eval };
+        let eval_to_store = if in_check { 0 } else { static_eval };
         if self.score_depends_on_history(key_folded) {
             self.tt.store_move_only(key, best_move, eval_to_store);
             return best;
@@ -324,17 +318,6 @@ impl Worker<'_> {
             depth,
             bound,
         );
-
-        // Step 15. Learn the static evaluation's error from a quiet result whose bound says
-        // which way the evaluation was wrong.
-        if !in_check
-            && (best_move.is_null() || self.pos.piece_at(best_move.to()).is_none())
-            && !is_mate(best)
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
-        {
-            self.correction.update(&self.pos, depth, best, raw_eval);
-        }
 
         best
     }

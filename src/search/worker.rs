@@ -5,9 +5,8 @@
 //! move loop, reporting), [`super::pvs`] (the alpha-beta search of inner nodes) and
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
-use super::correction::CorrectionHistory;
 use super::history::{piece_to, Continuation, History};
-use super::score::{from_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, INFINITE, MAX_PLY};
 use super::tt::{TranspositionTable, TtEntry};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
@@ -105,14 +104,12 @@ pub(super) struct Frame {
     pub piece: Option<Piece>,
 }
 
-/// The state a search thread keeps from one search to the next: its move-ordering statistics,
-/// its evaluation corrections and its evaluator.
+/// The state a search thread keeps from one search to the next: its move-ordering statistics
+/// and its evaluator.
 #[derive(Default)]
 pub struct ThreadData {
     /// Quiet history, killers and counter-moves.
     pub history: History,
-    /// Static-evaluation corrections learnt from search results.
-    pub correction: CorrectionHistory,
     /// The static evaluator (with its incremental state, if any).
     pub evaluator: Evaluator,
 }
@@ -127,7 +124,6 @@ pub struct Worker<'a> {
     pub(super) ctl: &'a SearchControl,
     node_counter: &'a AtomicU64,
     pub(super) history: &'a mut History,
-    pub(super) correction: &'a mut CorrectionHistory,
     evaluator: &'a mut Evaluator,
     pub(super) report: Option<&'a mut dyn FnMut(&Info)>,
     /// Node, time and iteration limits (consulted by the main thread only).
@@ -178,7 +174,6 @@ impl<'a> Worker<'a> {
             ctl,
             node_counter: ctl.node_counter(id),
             history: &mut data.history,
-            correction: &mut data.correction,
             evaluator: &mut data.evaluator,
             report,
             time: TimeManager::new(&req.limits, req.budget),
@@ -314,13 +309,6 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     pub(super) fn evaluate(&mut self) -> i32 {
         self.evaluator.evaluate(&self.pos)
-    }
-
-    /// `raw`, the static evaluation of the current position, with the correction history's
-    /// correction, kept clear of mate scores.
-    #[inline(always)]
-    pub(super) fn corrected(&self, raw: i32) -> i32 {
-        (raw + self.correction.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The table's verdict on a node: the stored score (converted to `ply`) when the entry was
