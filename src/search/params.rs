@@ -1,8 +1,4 @@
 //! The search's tunable parameters in one place: aspiration windows, pruning margins and depth
-//! limits, reductions. Everything a tuner (SPSA) may want to move is named here; the search code
-//! only refers to these names.
-
-//! The search's tunable parameters in one place: aspiration windows, pruning margins and depth
 //! limits, reductions, history bonuses, and the time manager's factors. Everything a tuner (SPSA,
 //! `cotuong tune`) may move is an entry of the one [`tunables!`] table below, with its range and
 //! perturbation step; the code reads each through its accessor (`rfp_margin()`), which is the
@@ -32,6 +28,16 @@ tunables! {
     NMP_EVAL_DIVISOR / nmp_eval_divisor: 200, 60..=600, 20;
     /// ... up to this many plies.
     NMP_EVAL_MAX_REDUCTION / nmp_eval_max_reduction: 3, 0..=8, 1;
+
+    /// Singular extensions: minimum depth ...
+    SE_MIN_DEPTH / se_min_depth: 6, 4..=12, 1;
+    /// ... and how much shallower than the node the table entry of its move may be.
+    SE_TT_DEPTH_MARGIN / se_tt_depth_margin: 3, 1..=6, 1;
+    /// Singular extensions: the other moves must stay below the table score minus this many
+    /// sixteenths of an evaluation unit per ply of depth.
+    SE_BETA_MARGIN_X16 / se_beta_margin_x16: 24, 4..=96, 4;
+    /// Singular extensions: a move this far below the singular beta is extended twice ...
+    SE_DOUBLE_MARGIN / se_double_margin: 20, 0..=100, 5;
 
     /// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
     IIR_MIN_DEPTH / iir_min_depth: 4, 2..=12, 1;
@@ -105,6 +111,9 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
 /// ... and once it exceeds this the window opens fully.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
+
+/// ... at most this many times on one path.
+pub const SE_MAX_DOUBLE_EXTENSIONS: u32 = 6;
 
 /// Null-move verification search is done when the side to move has at most this many
 /// chariots, horses and cannons (zugzwang-prone endings) ...

@@ -7,13 +7,14 @@ use super::params::{
     futility_base, futility_max_depth, futility_per_depth, iir_min_depth, lmp_max_depth,
     lmp_threshold, lmr, lmr_history_divisor, lmr_min_depth, nmp_base_reduction, nmp_depth_divisor,
     nmp_eval_divisor, nmp_eval_max_reduction, nmp_min_depth, rfp_margin, rfp_max_depth,
-    see_capture_margin, see_capture_max_depth, see_quiet_margin, see_quiet_max_depth,
-    NMP_VERIFY_MAX_PIECES, NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES,
+    se_beta_margin_x16, se_double_margin, se_min_depth, se_tt_depth_margin, see_capture_margin,
+    see_capture_max_depth, see_quiet_margin, see_quiet_max_depth, NMP_VERIFY_MAX_PIECES,
+    NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES, SE_MAX_DOUBLE_EXTENSIONS,
 };
 use super::rules::{rule_outcome, RuleDependency, RuleNode};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, TtEntry};
 use super::worker::{NodeKind, Worker, NO_REPETITION};
 use arrayvec::ArrayVec;
 use engine_core::Move;
@@ -90,12 +91,16 @@ impl Worker<'_> {
             return alpha;
         }
 
-        // Step 3. Transposition table lookup and cutoff.
+        // Step 3. Transposition table lookup and cutoff (not in a singular-extension search,
+        // which asks about the node without one move).
+        let excluded = self.frames[ply].excluded;
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
-            return s;
+        if excluded.is_null() {
+            if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
+                return s;
+            }
         }
 
         // Step 4. Static evaluation (from the table when stored), refined by a stored score
@@ -134,6 +139,7 @@ impl Worker<'_> {
                 && eval >= beta
                 && ply >= self.nmp_min_ply
                 && !self.frames[ply - 1].mv.is_null()
+                && excluded.is_null()
                 && majors > 0
             {
                 let r = nmp_base_reduction()
@@ -195,6 +201,9 @@ impl Worker<'_> {
         let alpha_orig = alpha;
 
         while let Some(mv) = picker.next(&self.pos, self.history) {
+            if mv == excluded {
+                continue;
+            }
             move_count += 1;
             let is_capture = self.pos.piece_at(mv.to()).is_some();
             let piece = self.pos.piece_at(mv.from());
@@ -223,6 +232,21 @@ impl Worker<'_> {
                 }
             }
 
+            // Step 10. Singular extension of the table move: when every other move fails low
+            // against a margin below its table score, it alone holds the node and is extended
+            // (twice when far below); when another move also beats beta, the node is cut
+            // (multi-cut); when the table score beats beta anyway, the move is reduced.
+            let mut extension = 0;
+            if mv == tt_move && excluded.is_null() && ply < 2 * self.root_depth as usize {
+                match self.singular_extension(tte, depth, ply, beta, kind) {
+                    Singular::Extend(e) => extension = e,
+                    Singular::MultiCut(v) => return v,
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+
             self.frames[ply].mv = mv;
             self.frames[ply].piece = piece;
             let undo = self.do_move(mv);
@@ -232,11 +256,15 @@ impl Worker<'_> {
                 continue;
             }
 
-            // Step 10. Check extension (within twice the root depth).
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            // Step 11. Check extension (within twice the root depth).
+            if extension <= 0 && gives_check && ply < 2 * self.root_depth as usize {
+                extension = 1;
+            }
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + (extension >= 2) as u32;
             let new_depth = depth - 1 + extension;
 
-            // Step 11. Search the move: the first with the full window, later ones with a zero
+            // Step 12. Search the move: the first with the full window, later ones with a zero
             // window, reduced when late and quiet, re-searched when they beat alpha.
             let mut value;
             if move_count == 1 {
@@ -267,7 +295,7 @@ impl Worker<'_> {
                 return 0;
             }
 
-            // Step 12. New best move: PV update, and on a cutoff the quiet-move statistics.
+            // Step 13. New best move: PV update, and on a cutoff the quiet-move statistics.
             if value > best {
                 best = value;
                 if value > alpha {
@@ -297,12 +325,20 @@ impl Worker<'_> {
             }
         }
 
-        // Step 13. No legal move: mated, or stalemated, which also loses in xiangqi.
+        // Step 14. No legal move: mated, or stalemated, which also loses in xiangqi; in a
+        // singular-extension search, only the excluded move.
         if move_count == 0 {
-            return mated_in(ply);
+            return if excluded.is_null() {
+                mated_in(ply)
+            } else {
+                alpha
+            };
+        }
+        if !excluded.is_null() {
+            return best;
         }
 
-        // Step 14. Store the result: its score only when it does not depend on the history
+        // Step 15. Store the result: its score only when it does not depend on the history
         // above the node.
         let eval_to_store = if in_check { 0 } else { static_eval };
         if self.score_depends_on_history(key_folded) {
@@ -321,4 +357,61 @@ impl Worker<'_> {
 
         best
     }
+
+    /// Step 10 of [`Worker::search_node`] for the table move of a node `depth` deep at `ply`:
+    /// searches the node without it, to a reduced depth and with a zero window just below the
+    /// table score, and decides the move's extension.
+    fn singular_extension(
+        &mut self,
+        tte: Option<TtEntry>,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        kind: NodeKind,
+    ) -> Singular {
+        let Some(e) = tte else {
+            return Singular::Extend(0);
+        };
+        let tt_score = from_tt(e.score, ply);
+        if depth < se_min_depth()
+            || e.depth < depth - se_tt_depth_margin()
+            || !matches!(e.bound, Bound::Lower | Bound::Exact)
+            || is_mate(tt_score)
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = tt_score - se_beta_margin_x16() * depth / 16;
+        let singular_depth = (depth - 1) / 2;
+        // A zero-window search: a PV node's is an all-node.
+        let probe_kind = if kind.is_pv() { NodeKind::All } else { kind };
+        self.frames[ply].excluded = e.mv;
+        let value = self.search(
+            singular_beta - 1,
+            singular_beta,
+            singular_depth,
+            ply,
+            probe_kind,
+        );
+        self.frames[ply].excluded = Move::NULL;
+        if value < singular_beta {
+            let double = !kind.is_pv()
+                && value < singular_beta - se_double_margin()
+                && self.frames[ply].double_extensions < SE_MAX_DOUBLE_EXTENSIONS;
+            Singular::Extend(1 + double as i32)
+        } else if value >= beta && !is_mate(value) && !is_mate(beta) {
+            Singular::MultiCut(value)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+}
+
+/// What a singular-extension search decided about the table move.
+enum Singular {
+    /// Extend it by this many plies (negative: reduce it).
+    Extend(i32),
+    /// Another move beats beta as well: the node fails high with this score.
+    MultiCut(i32),
 }

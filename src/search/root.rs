@@ -148,6 +148,8 @@ impl Worker<'_> {
             },
             mv: Move::NULL,
             piece: None,
+            excluded: Move::NULL,
+            double_extensions: 0,
         };
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;

@@ -102,6 +102,10 @@ pub(super) struct Frame {
     pub mv: Move,
     /// The piece that made it.
     pub piece: Option<Piece>,
+    /// The move a singular-extension search of this ply leaves out (`Move::NULL` otherwise).
+    pub excluded: Move,
+    /// Double extensions on the path up to and including this ply.
+    pub double_extensions: u32,
 }
 
 /// The state a search thread keeps from one search to the next: its move-ordering statistics
