@@ -199,6 +199,8 @@ impl Worker<'_> {
         let mut quiets: ArrayVec<Move, TRIED_MOVES_KEPT> = ArrayVec::new();
         let mut captures: ArrayVec<Move, TRIED_MOVES_KEPT> = ArrayVec::new();
         let alpha_orig = alpha;
+        // Extensions stop at twice the root depth, so that extended lines stay finite.
+        let may_extend = ply < 2 * self.root_depth as usize;
 
         while let Some(mv) = picker.next(&self.pos, self.history) {
             if mv == excluded {
@@ -237,7 +239,7 @@ impl Worker<'_> {
             // (twice when far below); when another move also beats beta, the node is cut
             // (multi-cut); when the table score beats beta anyway, the move is reduced.
             let mut extension = 0;
-            if mv == tt_move && excluded.is_null() && ply < 2 * self.root_depth as usize {
+            if mv == tt_move && excluded.is_null() && may_extend {
                 match self.singular_extension(tte, depth, ply, beta, kind) {
                     Singular::Extend(e) => extension = e,
                     Singular::MultiCut(v) => return v,
@@ -257,7 +259,7 @@ impl Worker<'_> {
             }
 
             // Step 11. Check extension (within twice the root depth).
-            if extension <= 0 && gives_check && ply < 2 * self.root_depth as usize {
+            if extension <= 0 && gives_check && may_extend {
                 extension = 1;
             }
             self.frames[ply + 1].double_extensions =
