@@ -258,3 +258,39 @@ fn iterations_are_reported_in_order_with_growing_node_counts() {
     assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
     assert_eq!(seen.last().unwrap().2, r.best);
 }
+
+#[test]
+fn a_parallel_search_plays_the_line_it_reported_last() {
+    let depth = 9;
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    for fen in FENS {
+        let mut s = Searcher::new(16, 4).unwrap();
+        let mut last_line = None;
+        let r = s
+            .search(
+                &game(fen),
+                &limits,
+                &SearchOptions::default(),
+                &mut |info| {
+                    if let Info::Iteration { depth, pv, .. } = info {
+                        last_line = Some((*depth, pv.clone()));
+                    }
+                },
+            )
+            .expect("a legal move");
+        assert!(Position::from_fen(fen)
+            .unwrap()
+            .legal_moves()
+            .contains(&r.best));
+        // Whichever thread completes the depth first ends the search, and the vote may play a
+        // helper's move (from a shallower thread when its score is better): the last reported
+        // line is always the move played, at the depth the result gives.
+        assert!((1..=depth).contains(&r.depth), "{fen}");
+        let (reported_depth, pv) = last_line.expect("a reported line");
+        assert_eq!(pv.first(), Some(&r.best), "{fen}");
+        assert_eq!(reported_depth, r.depth, "{fen}");
+    }
+}

@@ -4,8 +4,8 @@
 //! [`Searcher`] is the public entry point (one per independent search engine: its own table,
 //! threads and evaluators). Underneath, [`run`] starts `threads - 1` helpers that search the
 //! same root and only share the TT, runs the main worker (which owns time control and
-//! reporting) on the calling thread, then stops the helpers and returns the main worker's
-//! decision.
+//! reporting) on the calling thread, then stops the helpers and returns the decision the
+//! threads vote for (see `vote`).
 
 mod control;
 pub mod history;
@@ -19,6 +19,7 @@ pub mod score;
 mod searcher;
 pub mod see;
 pub mod tt;
+mod vote;
 pub mod worker;
 
 use crate::limits::SearchLimits;
@@ -120,8 +121,9 @@ pub struct SearchResult {
     pub lines: Vec<RootMove>,
 }
 
-/// Runs a search on `threads.len()` threads (at least one) and returns the main thread's
-/// decision. `report` receives the main thread's progress.
+/// Runs a search on `threads.len()` threads (at least one) and returns the decision the threads
+/// vote for. `report` receives the main thread's progress (and the chosen line when a helper's
+/// move wins the vote).
 pub fn run(
     req: &SearchRequest,
     tt: &TranspositionTable,
@@ -133,7 +135,8 @@ pub fn run(
     let (main_data, helpers) = threads
         .split_first_mut()
         .expect("at least one search thread");
-    let result = std::thread::scope(|scope| {
+    let (results, chosen) = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(helpers.len());
         for (i, data) in helpers.iter_mut().enumerate() {
             let id = i + 1;
             let spawned = std::thread::Builder::new()
@@ -142,19 +145,58 @@ pub fn run(
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(id, req, tt, ctl, data, None);
                     w.iterative_deepening();
+                    w.result()
                 });
-            // Out of threads: search with the helpers that did start.
-            if spawned.is_err() {
-                break;
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                // Out of threads: search with the helpers that did start.
+                Err(_) => break,
             }
         }
-        let mut main = Worker::new(0, req, tt, ctl, main_data, Some(report));
+        let mut main = Worker::new(0, req, tt, ctl, main_data, Some(&mut *report));
         main.iterative_deepening();
         ctl.stop.store(true, Ordering::SeqCst);
-        main.result()
+        let mut results = vec![main.result()];
+        results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+        // MultiPV lines are the main thread's ranking; with one line, the threads vote.
+        let chosen = if req.multipv <= 1 {
+            vote::best_thread(&results)
+        } else {
+            0
+        };
+        (results, chosen)
     });
+    let result = results.into_iter().nth(chosen).expect("chosen thread");
+    if chosen != 0 {
+        report_chosen_line(&result, tt, ctl, report);
+    }
     SearchResult {
         nodes: ctl.total_nodes(),
         ..result
     }
+}
+
+/// Reports the line of a helper thread whose move the vote chose, so that the GUI's last line
+/// is the one of the move played.
+fn report_chosen_line(
+    result: &SearchResult,
+    tt: &TranspositionTable,
+    ctl: &SearchControl,
+    report: &mut dyn FnMut(&Info),
+) {
+    let Some(line) = result.lines.first() else {
+        return;
+    };
+    let (score, bound) = line.reported_score();
+    report(&Info::Iteration {
+        depth: result.depth,
+        seldepth: line.seldepth.max(1),
+        multipv: 1,
+        score,
+        bound,
+        nodes: ctl.total_nodes(),
+        time_ms: ctl.elapsed().as_millis() as u64,
+        hashfull: tt.hashfull(),
+        pv: line.pv.clone(),
+    });
 }

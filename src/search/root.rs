@@ -19,6 +19,23 @@ const BOUND_REPORT_AFTER: Duration = Duration::from_millis(2000);
 /// A mate score is trusted once the depth exceeds the mate's length by this many plies.
 const MATE_SETTLE_PLIES: i32 = 4;
 
+/// Helper threads skip some iterations so that they spread over neighbouring depths instead of
+/// all searching the main thread's: helper `i` uses pattern `(i - 1) % len` of these tables and
+/// skips depth `d` when `(d + phase) / size` is odd. The first helper searches even depths only,
+/// the next ones skip in runs of one, two, three or four with shifted phases.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// See [`SKIP_SIZE`].
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether thread `thread_id` skips the iteration of `depth` (never the main thread, 0).
+fn skips_depth(thread_id: usize, depth: i32) -> bool {
+    if thread_id == 0 {
+        return false;
+    }
+    let i = (thread_id - 1) % SKIP_SIZE.len();
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1
+}
+
 impl Worker<'_> {
     /// Iterative deepening over all root moves; returns when done or stopped.
     pub fn iterative_deepening(&mut self) {
@@ -35,6 +52,9 @@ impl Worker<'_> {
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
+            if depth < max_depth && skips_depth(self.thread_id, depth) {
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -56,6 +76,11 @@ impl Worker<'_> {
             self.completed_depth = self.root_depth;
             self.store_root();
             if !self.is_main() {
+                // A depth-limited search ends when any thread completes the depth: the vote
+                // then plays this thread's move.
+                if self.req.limits.depth.is_some() && depth >= max_depth {
+                    self.ctl.stop.store(true, Ordering::SeqCst);
+                }
                 continue;
             }
             self.report_lines(multipv);
@@ -273,5 +298,23 @@ impl Worker<'_> {
     /// the search was stopped inside an iteration.
     fn report_final(&mut self) {
         self.report_line(0, self.completed_depth.max(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skips_depth;
+
+    #[test]
+    fn the_main_thread_searches_every_depth_and_helpers_spread_over_neighbours() {
+        assert!((1..40).all(|d| !skips_depth(0, d)));
+        // The first helper searches even depths only, the second odd ones.
+        assert!((1..40).all(|d| skips_depth(1, d) == (d % 2 == 1)));
+        assert!((1..40).all(|d| skips_depth(2, d) == (d % 2 == 0)));
+        // No helper skips more than four depths in a row.
+        for id in 1..=40 {
+            let searched: Vec<i32> = (1..60).filter(|&d| !skips_depth(id, d)).collect();
+            assert!(searched.windows(2).all(|w| w[1] - w[0] <= 5), "helper {id}");
+        }
     }
 }

@@ -126,6 +126,8 @@ pub struct Worker<'a> {
     pub(super) req: &'a SearchRequest,
     pub(super) tt: &'a TranspositionTable,
     pub(super) ctl: &'a SearchControl,
+    /// 0 for the main thread, 1.. for the helpers.
+    pub(super) thread_id: usize,
     node_counter: &'a AtomicU64,
     pub(super) history: &'a mut History,
     evaluator: &'a mut Evaluator,
@@ -176,6 +178,7 @@ impl<'a> Worker<'a> {
             req,
             tt,
             ctl,
+            thread_id: id,
             node_counter: ctl.node_counter(id),
             history: &mut data.history,
             evaluator: &mut data.evaluator,
