@@ -51,6 +51,30 @@ fn search(s: &mut Searcher, fen: &str, limits: &SearchLimits, multipv: usize) ->
         .expect("a legal move")
 }
 
+/// One reported line: depth, nodes so far, principal variation.
+type Reported = (i32, u64, Vec<Move>);
+
+/// Searches `fen` with `s` under `limits` and returns the result with every line reported on the
+/// way ([`Info::Iteration`]), in order.
+fn search_reporting(
+    s: &mut Searcher,
+    fen: &str,
+    limits: &SearchLimits,
+) -> (SearchResult, Vec<Reported>) {
+    let mut reported = Vec::new();
+    let r = s
+        .search(&game(fen), limits, &SearchOptions::default(), &mut |info| {
+            if let Info::Iteration {
+                depth, nodes, pv, ..
+            } = info
+            {
+                reported.push((*depth, *nodes, pv.clone()));
+            }
+        })
+        .expect("a legal move");
+    (r, reported)
+}
+
 #[test]
 fn a_node_limit_stops_at_exactly_that_many_nodes_and_repeats_exactly() {
     for fen in FENS {
@@ -69,20 +93,8 @@ fn a_soft_node_limit_finishes_the_iteration_within_its_cap() {
         ..SearchLimits::default()
     };
     for fen in FENS {
-        let mut depths = Vec::new();
-        let mut s = Searcher::new(8, 1).unwrap();
-        let r = s
-            .search(
-                &game(fen),
-                &limits,
-                &SearchOptions::default(),
-                &mut |info| {
-                    if let Info::Iteration { depth, nodes, .. } = info {
-                        depths.push((*depth, *nodes));
-                    }
-                },
-            )
-            .unwrap();
+        let (r, reported) = search_reporting(&mut Searcher::new(8, 1).unwrap(), fen, &limits);
+        let depths: Vec<(i32, u64)> = reported.iter().map(|&(d, n, _)| (d, n)).collect();
         assert!(r.nodes >= soft, "{fen}: stopped early at {}", r.nodes);
         assert!(r.nodes <= soft * SOFT_NODES_HARD_CAP, "{fen}: {}", r.nodes);
         // Every iteration that was followed by another ended below the soft limit (the last
@@ -231,32 +243,16 @@ fn restricted_root_moves_and_positions_without_a_legal_move() {
 
 #[test]
 fn iterations_are_reported_in_order_with_growing_node_counts() {
-    let mut seen = Vec::new();
-    let mut s = Searcher::new(8, 1).unwrap();
     let limits = SearchLimits {
         depth: Some(7),
         ..SearchLimits::default()
     };
-    let r = s
-        .search(
-            &game(FENS[1]),
-            &limits,
-            &SearchOptions::default(),
-            &mut |info| {
-                if let Info::Iteration {
-                    depth, nodes, pv, ..
-                } = info
-                {
-                    seen.push((*depth, *nodes, pv[0]));
-                }
-            },
-        )
-        .unwrap();
+    let (r, seen) = search_reporting(&mut Searcher::new(8, 1).unwrap(), FENS[1], &limits);
     let depths: Vec<i32> = seen.iter().map(|s| s.0).collect();
     // One line per iteration, plus the final report of the chosen move.
     assert_eq!(depths, vec![1, 2, 3, 4, 5, 6, 7, 7]);
     assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
-    assert_eq!(seen.last().unwrap().2, r.best);
+    assert_eq!(seen.last().unwrap().2[0], r.best);
 }
 
 #[test]
@@ -267,20 +263,7 @@ fn a_parallel_search_plays_the_line_it_reported_last() {
         ..SearchLimits::default()
     };
     for fen in FENS {
-        let mut s = Searcher::new(16, 4).unwrap();
-        let mut last_line = None;
-        let r = s
-            .search(
-                &game(fen),
-                &limits,
-                &SearchOptions::default(),
-                &mut |info| {
-                    if let Info::Iteration { depth, pv, .. } = info {
-                        last_line = Some((*depth, pv.clone()));
-                    }
-                },
-            )
-            .expect("a legal move");
+        let (r, reported) = search_reporting(&mut Searcher::new(16, 4).unwrap(), fen, &limits);
         assert!(Position::from_fen(fen)
             .unwrap()
             .legal_moves()
@@ -289,8 +272,8 @@ fn a_parallel_search_plays_the_line_it_reported_last() {
         // helper's move (from a shallower thread when its score is better): the last reported
         // line is always the move played, at the depth the result gives.
         assert!((1..=depth).contains(&r.depth), "{fen}");
-        let (reported_depth, pv) = last_line.expect("a reported line");
+        let (reported_depth, _, pv) = reported.last().expect("a reported line");
         assert_eq!(pv.first(), Some(&r.best), "{fen}");
-        assert_eq!(reported_depth, r.depth, "{fen}");
+        assert_eq!(*reported_depth, r.depth, "{fen}");
     }
 }

@@ -184,19 +184,16 @@ fn report_chosen_line(
     ctl: &SearchControl,
     report: &mut dyn FnMut(&Info),
 ) {
-    let Some(line) = result.lines.first() else {
-        return;
-    };
-    let (score, bound) = line.reported_score();
-    report(&Info::Iteration {
-        depth: result.depth,
-        seldepth: line.seldepth.max(1),
-        multipv: 1,
-        score,
-        bound,
-        nodes: ctl.total_nodes(),
-        time_ms: ctl.elapsed().as_millis() as u64,
-        hashfull: tt.hashfull(),
-        pv: line.pv.clone(),
+    let info = result.lines.first().and_then(|line| {
+        line.iteration_info(
+            result.depth,
+            1,
+            ctl.total_nodes(),
+            ctl.elapsed().as_millis() as u64,
+            tt.hashfull(),
+        )
     });
+    if let Some(info) = info {
+        report(&info);
+    }
 }

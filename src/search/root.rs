@@ -265,24 +265,14 @@ impl Worker<'_> {
 
     /// Reports root line `i` (main thread).
     fn report_line(&mut self, i: usize, depth: i32) {
-        let rm = &self.root_moves[i];
-        let (score, bound) = rm.reported_score();
-        if score == -INFINITE {
-            return;
-        }
-        let elapsed = self.elapsed();
-        let info = Info::Iteration {
+        let info = self.root_moves[i].iteration_info(
             depth,
-            seldepth: rm.seldepth.max(1),
-            multipv: i + 1,
-            score,
-            bound,
-            nodes: self.ctl.total_nodes(),
-            time_ms: elapsed.as_millis() as u64,
-            hashfull: self.tt.hashfull(),
-            pv: rm.pv.clone(),
-        };
-        if let Some(report) = self.report.as_mut() {
+            i + 1,
+            self.ctl.total_nodes(),
+            self.elapsed().as_millis() as u64,
+            self.tt.hashfull(),
+        );
+        if let (Some(info), Some(report)) = (info, self.report.as_mut()) {
             report(&info);
         }
     }

@@ -91,6 +91,31 @@ impl RootMove {
             (self.score, self.bound)
         }
     }
+
+    /// The progress event of this line as line `multipv` of an iteration `depth` deep; `None`
+    /// while the line has no score yet. `nodes`, `time_ms` and `hashfull` describe the whole
+    /// search at the moment of the report.
+    pub(super) fn iteration_info(
+        &self,
+        depth: i32,
+        multipv: usize,
+        nodes: u64,
+        time_ms: u64,
+        hashfull: u32,
+    ) -> Option<Info> {
+        let (score, bound) = self.reported_score();
+        (score != -INFINITE).then(|| Info::Iteration {
+            depth,
+            seldepth: self.seldepth.max(1),
+            multipv,
+            score,
+            bound,
+            nodes,
+            time_ms,
+            hashfull,
+            pv: self.pv.clone(),
+        })
+    }
 }
 
 /// What the search remembers per ply of the current path.
