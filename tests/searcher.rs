@@ -129,6 +129,8 @@ fn multipv_lines_are_distinct_and_exact() {
             assert_eq!(line.pv[0], line.mv);
             assert_eq!(line.reported_score().1, ScoreBound::Exact);
         }
+        let scores: Vec<i32> = r.lines.iter().map(|l| l.reported_score().0).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{fen}: {scores:?}");
         assert_eq!(r.depth, 6);
     }
 }

@@ -69,6 +69,10 @@ impl Worker<'_> {
                 if self.stopped {
                     break;
                 }
+                // A later line can score above an earlier one (the earlier search saw this
+                // move only through a zero window, perhaps reduced): the completed lines are
+                // kept in score order, so line 1 is always the best move found.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 break;
