@@ -100,6 +100,14 @@ impl Square {
         Square((RANKS - 1 - self.0 / FILES) * FILES + self.0 % FILES)
     }
 
+    /// The same square in the mirror image of the board (file `f` becomes `8 - f`, same rank).
+    /// Xiangqi's rules are symmetric under this mirror, so a position and its mirror image have
+    /// the same value.
+    #[inline]
+    pub const fn flip_file(self) -> Square {
+        Square((self.0 / FILES) * FILES + (FILES - 1 - self.0 % FILES))
+    }
+
     /// All 90 squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..Self::COUNT as u8).map(Square)

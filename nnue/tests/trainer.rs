@@ -291,11 +291,33 @@ fn loss_falls_on_material_labels() {
             buckets: a.output_buckets(),
             validation: a.validation,
             seed: a.seed,
+            mirror: a.mirror,
         },
         &|_| {},
     )
     .unwrap();
     assert_eq!(loaded.validation.len(), report.validation_positions);
+
+    // Mirroring adds each training position's mirror image right after it, and leaves the
+    // validation positions alone.
+    let mirrored = load(
+        &a.data,
+        &LoadOptions {
+            filters: a.filters(),
+            buckets: a.output_buckets(),
+            validation: a.validation,
+            seed: a.seed,
+            mirror: true,
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(mirrored.validation, loaded.validation);
+    assert_eq!(mirrored.train.len(), 2 * loaded.train.len());
+    for (pair, original) in mirrored.train.chunks(2).zip(&loaded.train) {
+        assert_eq!((pair[0], pair[1]), (*original, original.mirrored_files()));
+    }
+
     let target = Target {
         k: 400.0,
         lambda: 1.0,

@@ -96,6 +96,22 @@ impl PackedBoard {
         PackedBoard { occupancy, codes }
     }
 
+    /// The mirror image of this board (every piece on [`Square::flip_file`] of its square).
+    pub fn mirrored_files(&self) -> PackedBoard {
+        let mut mirrored: Vec<(Square, Piece)> =
+            self.pieces().map(|(sq, p)| (sq.flip_file(), p)).collect();
+        mirrored.sort_unstable_by_key(|&(sq, _)| sq.index());
+        let mut board = PackedBoard {
+            occupancy: 0,
+            codes: [0; PIECE_CODE_BYTES],
+        };
+        for (n, &(sq, piece)) in mirrored.iter().enumerate() {
+            board.occupancy |= 1u128 << sq.index();
+            board.codes[n / 2] |= piece_code(piece) << (4 * (n % 2));
+        }
+        board
+    }
+
     /// Checks the invariants a decoder relies on.
     pub fn validate(&self) -> Result<(), BoardError> {
         if self.occupancy & !VALID_SQUARES != 0 {

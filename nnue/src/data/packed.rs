@@ -56,6 +56,22 @@ impl PackedPosition {
         }
     }
 
+    /// The same training position mirrored file for file (score, result, side to move and
+    /// bucket unchanged): xiangqi's rules are symmetric under the mirror, so it is an equally
+    /// valid example.
+    pub fn mirrored_files(&self) -> PackedPosition {
+        let board = self.board().mirrored_files();
+        PackedPosition {
+            occupancy: [
+                board.occupancy as u32,
+                (board.occupancy >> 32) as u32,
+                (board.occupancy >> 64) as u32,
+            ],
+            codes: board.codes,
+            ..*self
+        }
+    }
+
     /// The board.
     #[inline]
     pub fn board(&self) -> PackedBoard {
@@ -128,6 +144,29 @@ impl PackedPosition {
 mod tests {
     use super::*;
     use engine_core::START_FEN;
+
+    #[test]
+    fn the_mirror_image_reverses_every_rank_and_keeps_the_rest() {
+        let fen = "2bakab2/9/2n1c1n2/p3p3p/2p6/6P2/P3P3P/2N1C1N2/9/2BAKAB2 b - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let packed = PackedPosition::new(&pos, -123, GameResult::RedWins, OutputBuckets::Single);
+        let mirrored = packed.mirrored_files();
+        let reversed: Vec<String> = packed
+            .board()
+            .fen_board()
+            .split('/')
+            .map(|rank| rank.chars().rev().collect())
+            .collect();
+        assert_eq!(mirrored.board().fen_board(), reversed.join("/"));
+        assert_eq!(mirrored.board().validate(), Ok(()));
+        assert_eq!(
+            (mirrored.score(), mirrored.result(), mirrored.side_to_move()),
+            (packed.score(), packed.result(), packed.side_to_move())
+        );
+        assert_eq!(mirrored.bucket(), packed.bucket());
+        assert_eq!(mirrored.mirrored_files(), packed);
+        assert_ne!(mirrored, packed);
+    }
 
     #[test]
     fn is_32_bytes() {

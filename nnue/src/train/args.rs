@@ -220,6 +220,11 @@ pub struct Args {
     #[arg(long, default_value_t = 80)]
     pub max_no_capture: u16,
 
+    /// Also train on the mirror image (files a-i reversed) of every training position, which
+    /// doubles the training positions at no data-generation cost: the rules are symmetric.
+    #[arg(long)]
+    pub mirror: bool,
+
     /// No progress bar and no per-epoch lines.
     #[arg(long)]
     pub quiet: bool,
@@ -319,6 +324,7 @@ impl Args {
             ("keep-in-check", self.keep_in_check),
             ("keep-captures", self.keep_captures),
             ("keep-decided", self.keep_decided),
+            ("mirror", self.mirror),
         ] {
             if on {
                 words.push(format!("--{flag}"));

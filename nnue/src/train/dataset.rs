@@ -87,6 +87,9 @@ pub struct LoadOptions {
     pub validation: f64,
     /// Seed of the split.
     pub seed: u64,
+    /// Also train on every kept training position's mirror image (validation positions are
+    /// not mirrored, so validation losses stay comparable).
+    pub mirror: bool,
 }
 
 /// A key of a game's content (start position and moves): identical games get the same key, so a
@@ -161,12 +164,12 @@ fn load_file(
             let verdict = options.filters.check(&p);
             file.stats.count(&verdict);
             if let Ok(score) = verdict {
-                target.push(PackedPosition::new(
-                    &p.position,
-                    score,
-                    game.result(),
-                    options.buckets,
-                ));
+                let packed =
+                    PackedPosition::new(&p.position, score, game.result(), options.buckets);
+                target.push(packed);
+                if options.mirror && !held_out {
+                    target.push(packed.mirrored_files());
+                }
             }
         }
         on_bytes(game.encoded_len() as u64);

@@ -178,6 +178,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
         buckets: args.output_buckets(),
         validation: args.validation,
         seed: args.seed,
+        mirror: args.mirror,
     };
     let total_bytes: u64 = args
         .data
