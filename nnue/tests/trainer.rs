@@ -291,7 +291,7 @@ fn loss_falls_on_material_labels() {
             buckets: a.output_buckets(),
             validation: a.validation,
             seed: a.seed,
-            mirror: a.mirror,
+            mirror: false,
         },
         &|_| {},
     )

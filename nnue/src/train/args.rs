@@ -220,9 +220,10 @@ pub struct Args {
     #[arg(long, default_value_t = 80)]
     pub max_no_capture: u16,
 
-    /// Also train on the mirror image (files a-i reversed) of every training position, which
-    /// doubles the training positions at no data-generation cost: the rules are symmetric.
-    #[arg(long)]
+    /// Do not also train on the mirror image (files a-i reversed) of every training position.
+    /// Mirroring is on by default: the rules are symmetric, so it doubles the training
+    /// positions at no data-generation cost (it won +72 Elo for net 4, nnue/nets/README.md).
+    #[arg(long = "no-mirror", action = clap::ArgAction::SetFalse)]
     pub mirror: bool,
 
     /// No progress bar and no per-epoch lines.
@@ -324,7 +325,7 @@ impl Args {
             ("keep-in-check", self.keep_in_check),
             ("keep-captures", self.keep_captures),
             ("keep-decided", self.keep_decided),
-            ("mirror", self.mirror),
+            ("no-mirror", !self.mirror),
         ] {
             if on {
                 words.push(format!("--{flag}"));
@@ -367,6 +368,11 @@ mod tests {
         assert_eq!(a.activation, Activation::Screlu);
         assert_eq!(a.output_buckets(), OutputBuckets::Single);
         assert_eq!(a.filters(), Filters::default());
+        assert!(a.mirror);
+        let plain = Args::parse_from(["games.xqg", "--no-mirror"]).unwrap();
+        assert!(!plain.mirror);
+        assert!(plain.command_line().contains(" --no-mirror "));
+        assert!(!a.command_line().contains("mirror"));
         assert_eq!(a.checkpoint_path(), PathBuf::from("nets/x.nnue.ckpt"));
         assert_eq!(a.epoch_net_path(10), PathBuf::from("nets/x-e10.nnue"));
         assert!(a
