@@ -432,6 +432,12 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
         run(&other_seed),
         Err(TrainError::Checkpoint { .. })
     ));
+    let mut unmirrored = small_run_args(&data, &halves, &["--no-mirror"]);
+    unmirrored.resume = Some(second.checkpoint_path());
+    assert!(matches!(
+        run(&unmirrored),
+        Err(TrainError::Checkpoint { .. })
+    ));
 }
 
 #[test]

@@ -419,12 +419,15 @@ fn describe_data(console: &Console, data: &Dataset, seconds: f64) {
 /// the seed and the bucket scheme.
 fn fingerprint(args: &Args, data: &Dataset) -> u64 {
     let files: Vec<(u64, u64)> = data.files.iter().map(|f| (f.bytes, f.hash)).collect();
+    // Mirroring changes the training positions; it is marked only when on, so checkpoints
+    // written before the option existed (unmirrored) keep their fingerprint.
     let text = format!(
-        "{files:?} {:?} {} {} {:?}",
+        "{files:?} {:?} {} {} {:?}{}",
         args.filters(),
         args.validation.to_bits(),
         args.seed,
-        args.output_buckets()
+        args.output_buckets(),
+        if args.mirror { " mirrored" } else { "" }
     );
     fnv1a64(text.as_bytes())
 }
