@@ -284,34 +284,22 @@ fn loss_falls_on_material_labels() {
     assert!(report.validation_games > 0 && report.validation_positions > 0);
 
     // The loss of always predicting one half, on the same validation positions.
-    let loaded = load(
-        &a.data,
-        &LoadOptions {
+    let load_mirrored = |mirror: bool| {
+        let options = LoadOptions {
             filters: a.filters(),
             buckets: a.output_buckets(),
             validation: a.validation,
             seed: a.seed,
-            mirror: false,
-        },
-        &|_| {},
-    )
-    .unwrap();
+            mirror,
+        };
+        load(&a.data, &options, &|_| {}).unwrap()
+    };
+    let loaded = load_mirrored(false);
     assert_eq!(loaded.validation.len(), report.validation_positions);
 
     // Mirroring adds each training position's mirror image right after it, and leaves the
     // validation positions alone.
-    let mirrored = load(
-        &a.data,
-        &LoadOptions {
-            filters: a.filters(),
-            buckets: a.output_buckets(),
-            validation: a.validation,
-            seed: a.seed,
-            mirror: true,
-        },
-        &|_| {},
-    )
-    .unwrap();
+    let mirrored = load_mirrored(true);
     assert_eq!(mirrored.validation, loaded.validation);
     assert_eq!(mirrored.train.len(), 2 * loaded.train.len());
     for (pair, original) in mirrored.train.chunks(2).zip(&loaded.train) {

@@ -84,32 +84,31 @@ pub struct PackedBoard {
 impl PackedBoard {
     /// Packs the placement of `pos`.
     pub fn from_position(pos: &Position) -> PackedBoard {
-        let occupancy = pos.occupied().0;
-        let mut codes = [0u8; PIECE_CODE_BYTES];
-        let mut n = 0usize;
-        for sq in pos.occupied() {
-            if let Some(piece) = pos.piece_at(sq) {
-                codes[n / 2] |= piece_code(piece) << (4 * (n % 2));
-                n += 1;
-            }
-        }
-        PackedBoard { occupancy, codes }
+        PackedBoard::from_sorted_pieces(
+            pos.occupied()
+                .filter_map(|sq| pos.piece_at(sq).map(|piece| (sq, piece))),
+        )
     }
 
-    /// The mirror image of this board (every piece on [`Square::flip_file`] of its square).
-    pub fn mirrored_files(&self) -> PackedBoard {
-        let mut mirrored: Vec<(Square, Piece)> =
-            self.pieces().map(|(sq, p)| (sq.flip_file(), p)).collect();
-        mirrored.sort_unstable_by_key(|&(sq, _)| sq.index());
+    /// Packs pieces given in ascending square order (at most [`MAX_PIECES`]).
+    fn from_sorted_pieces(pieces: impl Iterator<Item = (Square, Piece)>) -> PackedBoard {
         let mut board = PackedBoard {
             occupancy: 0,
             codes: [0; PIECE_CODE_BYTES],
         };
-        for (n, &(sq, piece)) in mirrored.iter().enumerate() {
+        for (n, (sq, piece)) in pieces.take(MAX_PIECES).enumerate() {
             board.occupancy |= 1u128 << sq.index();
             board.codes[n / 2] |= piece_code(piece) << (4 * (n % 2));
         }
         board
+    }
+
+    /// The mirror image of this board (every piece on [`Square::flip_file`] of its square).
+    pub fn mirrored_files(&self) -> PackedBoard {
+        let mut mirrored: arrayvec::ArrayVec<(Square, Piece), MAX_PIECES> =
+            self.pieces().map(|(sq, p)| (sq.flip_file(), p)).collect();
+        mirrored.sort_unstable_by_key(|&(sq, _)| sq.index());
+        PackedBoard::from_sorted_pieces(mirrored.into_iter())
     }
 
     /// Checks the invariants a decoder relies on.

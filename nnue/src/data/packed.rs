@@ -13,6 +13,15 @@ use engine_core::{Color, PieceKind, Position, Square};
 /// Active feature indices of one perspective.
 pub type ActiveFeatures = ArrayVec<u16, MAX_ACTIVE>;
 
+/// The 90-bit occupancy as three little-endian words (what [`PackedPosition::board`] joins).
+fn split_occupancy(occupancy: u128) -> [u32; 3] {
+    [
+        occupancy as u32,
+        (occupancy >> 32) as u32,
+        (occupancy >> 64) as u32,
+    ]
+}
+
 /// One training position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[repr(C)]
@@ -43,11 +52,7 @@ impl PackedPosition {
         let stm = pos.side_to_move();
         let result_for_stm = (points_for(result, stm) * 2.0) as u8;
         PackedPosition {
-            occupancy: [
-                board.occupancy as u32,
-                (board.occupancy >> 32) as u32,
-                (board.occupancy >> 64) as u32,
-            ],
+            occupancy: split_occupancy(board.occupancy),
             codes: board.codes,
             score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
             flags: stm.index() as u8 | (result_for_stm << 1),
@@ -62,11 +67,7 @@ impl PackedPosition {
     pub fn mirrored_files(&self) -> PackedPosition {
         let board = self.board().mirrored_files();
         PackedPosition {
-            occupancy: [
-                board.occupancy as u32,
-                (board.occupancy >> 32) as u32,
-                (board.occupancy >> 64) as u32,
-            ],
+            occupancy: split_occupancy(board.occupancy),
             codes: board.codes,
             ..*self
         }
