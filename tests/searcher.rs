@@ -279,3 +279,38 @@ fn a_parallel_search_plays_the_line_it_reported_last() {
         assert_eq!(*reported_depth, r.depth, "{fen}");
     }
 }
+
+/// An endgame where almost every evasion checks back (the cannons use the generals and each
+/// other as screens): quiescence must stay small here, or depth 1 never ends.
+const CHECK_CHAIN_FEN: &str = "2cNc4/C8/3a1k3/9/9/9/9/9/4K4/5A3 w - - 47 89";
+
+/// How long a search that must take milliseconds may run before the test calls it hung.
+const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs `search` on its own thread; fails the test if it has not returned within [`HANG_GUARD`].
+fn search_or_fail_if_hung(fen: &'static str, limits: SearchLimits) -> SearchResult {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(THREAD_STACK_BYTES)
+        .spawn(move || {
+            let r = search(&mut Searcher::new(8, 1).unwrap(), fen, &limits, 1);
+            let _ = tx.send(r);
+        })
+        .expect("spawn");
+    rx.recv_timeout(HANG_GUARD)
+        .unwrap_or_else(|_| panic!("{fen}: the search did not return"))
+}
+
+#[test]
+fn chains_of_checks_keep_quiescence_small() {
+    let depth_one = SearchLimits {
+        depth: Some(1),
+        ..SearchLimits::default()
+    };
+    let r = search_or_fail_if_hung(CHECK_CHAIN_FEN, depth_one);
+    assert_eq!(r.depth, 1);
+    assert!(r.nodes < 5_000, "depth 1 took {} nodes", r.nodes);
+    let r = search_or_fail_if_hung(CHECK_CHAIN_FEN, nodes(20_000));
+    assert_eq!(r.nodes, 20_000);
+    assert!(r.depth >= 6, "only depth {} in 20,000 nodes", r.depth);
+}

@@ -56,7 +56,7 @@ impl Worker<'_> {
 
         // Step 1. Horizon: quiescence below depth 1.
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, kind);
+            return self.qsearch(alpha, beta, ply, 0, kind);
         }
 
         // Step 2. Count the node; stop, rule outcomes (no-capture limit, bare material,

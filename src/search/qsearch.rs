@@ -1,18 +1,39 @@
 //! Quiescence search: captures that do not lose material (by SEE, with delta pruning), or
 //! every evasion when in check, until the position is quiet.
+//!
+//! Xiangqi has long chains of checks answered by moves that check back (a general or an
+//! advisor stepping aside uncovers a cannon or opens a file), which quiescence alone would
+//! follow to the maximum ply with every evasion at every step: a tree that never finishes.
+//! Two bounds keep it finite and small: once a node has a score that is not a loss by mate,
+//! it tries at most [`QS_QUIET_EVASIONS`] quiet evasions (captures come first), and a check
+//! [`QS_MAX_PLIES`] plies into quiescence is not answered move by move but judged by the static
+//! evaluation.
 
 use super::history::Continuation;
 use super::ordering::{MovePicker, PickerKind};
 use super::params::qs_delta_margin;
-use super::score::{mated_in, to_tt, INFINITE, MAX_PLY};
+use super::score::{mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::{see_ge, value_on};
 use super::tt::Bound;
 use super::worker::{NodeKind, Worker};
 use engine_core::Move;
 
+/// Quiet evasions searched at a node in check once it has a score above a mated one.
+const QS_QUIET_EVASIONS: usize = 2;
+/// Quiescence plies after which a node in check returns its static evaluation.
+const QS_MAX_PLIES: usize = 16;
+
 impl Worker<'_> {
-    /// Quiescence: captures (not losing by SEE), or every evasion when in check.
-    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, kind: NodeKind) -> i32 {
+    /// Quiescence: captures (not losing by SEE), or the evasions when in check. `qs_ply` counts
+    /// the plies since the main search's horizon (0 at the first quiescence node).
+    pub(super) fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qs_ply: usize,
+        kind: NodeKind,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         if self.count_node_and_check_stop() {
             return 0;
@@ -21,6 +42,9 @@ impl Worker<'_> {
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate() };
+        }
+        if in_check && qs_ply >= QS_MAX_PLIES {
+            return self.evaluate();
         }
         let (key, _) = self.tt_key();
         let tte = self.tt.probe(key);
@@ -61,8 +85,17 @@ impl Worker<'_> {
         );
         let mut best_move = Move::NULL;
         let mut searched = 0;
+        let mut quiet_evasions = 0;
         while let Some(mv) = picker.next(&self.pos, self.history) {
             searched += 1;
+            if in_check && self.pos.piece_at(mv.to()).is_none() {
+                // The picker yields captures before quiet moves (after the table move), so
+                // once the quiet evasions are cut nothing is left to try.
+                if quiet_evasions >= QS_QUIET_EVASIONS && best > -MATE_BOUND {
+                    break;
+                }
+                quiet_evasions += 1;
+            }
             if !in_check {
                 if stand_pat + value_on(&self.pos, mv.to()) + qs_delta_margin() <= alpha {
                     continue;
@@ -72,7 +105,7 @@ impl Worker<'_> {
                 }
             }
             let undo = self.do_move(mv);
-            let value = -self.qsearch(-beta, -alpha, ply + 1, kind);
+            let value = -self.qsearch(-beta, -alpha, ply + 1, qs_ply + 1, kind);
             self.undo_move(mv, undo);
             if self.stopped {
                 return 0;

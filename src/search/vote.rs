@@ -15,7 +15,7 @@ const VOTE_SCORE_OFFSET: i64 = 14;
 /// The index (into `results`, the main thread's first) of the thread whose move is played.
 ///
 /// Threads that completed no iteration (`depth` 0) take no part; the main thread always
-/// completes one, so index 0 is the fallback.
+/// completes one (unless depth 1 alone outgrew its node allowance), so index 0 is the fallback.
 pub(super) fn best_thread(results: &[SearchResult]) -> usize {
     let voters = || results.iter().filter(|r| r.depth >= 1);
     let Some(min_score) = voters().map(|r| r.score).min() else {

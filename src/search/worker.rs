@@ -21,6 +21,8 @@ pub const THREAD_STACK_BYTES: usize = 32 * 1024 * 1024;
 
 /// `Worker::rep_horizon` when no judged repetition refers to an earlier occurrence.
 pub(super) const NO_REPETITION: usize = usize::MAX;
+/// Nodes after which a stop or a search limit is honoured even before depth 1 completes.
+const DEPTH_ONE_NODE_ALLOWANCE: u64 = 200_000;
 /// Within this many counted plies of the no-capture limit, TT entries are kept apart per
 /// counter state (see `Worker::tt_key`).
 const NO_CAPTURE_KEY_WINDOW: u32 = 24;
@@ -265,13 +267,16 @@ impl<'a> Worker<'a> {
     pub(super) fn count_node_and_check_stop(&mut self) -> bool {
         self.nodes += 1;
         self.node_counter.store(self.nodes, Ordering::Relaxed);
-        // The main thread always finishes depth 1, so that even an immediate `stop` is
-        // answered with a searched move (depth 1 takes well under a millisecond).
-        if self.ctl.stopped() && (self.completed_depth >= 1 || !self.is_main()) {
+        // The main thread finishes depth 1, so that even an immediate `stop` is answered with a
+        // searched move (depth 1 usually takes well under a millisecond), unless depth 1 itself
+        // runs past `DEPTH_ONE_NODE_ALLOWANCE`: then the move ordered first is played rather
+        // than a stop or a limit waiting on it.
+        let may_stop = self.completed_depth >= 1 || self.nodes >= DEPTH_ONE_NODE_ALLOWANCE;
+        if self.ctl.stopped() && (may_stop || !self.is_main()) {
             self.stopped = true;
             return true;
         }
-        if self.is_main() && self.completed_depth >= 1 {
+        if self.is_main() && may_stop {
             let ctl = self.ctl;
             let must_abort = self.time.must_abort(
                 self.nodes,
