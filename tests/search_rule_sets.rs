@@ -317,6 +317,11 @@ const HOLDS: &[Hold] = &[
 /// The depth of the searches on [`HOLDS`]: deep enough to see each side's alternatives.
 const HOLD_DEPTH: i32 = 8;
 
+/// The depth at which the side ahead's move on a [`HOLDS`] position is searched again when
+/// [`HOLD_DEPTH`] leaves it short of [`CLEARLY_WORSE`]: deep enough to see the cycling side's
+/// other lawful cycles to their end.
+const HOLD_RECHECK_DEPTH: i32 = HOLD_DEPTH + 4;
+
 /// How far, at least, the cycling side is behind in every line but the cycle (centipawns, from
 /// its view), and the other side ahead when the cycling side must leave a forbidden cycle.
 const CLEARLY_WORSE: i32 = 300;
@@ -436,34 +441,33 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
                 HOLD_DEPTH,
                 &options,
             );
-            // Under the Asian rules the cycling side may still hold by another lawful cycle
-            // (here a check with an idle move), which a search finds depending on depth and
-            // evaluation; a search a few plies deeper decides such a line.
-            let ok = match expected {
-                Draw => r.score == DRAW,
+            let failure = match expected {
+                Draw if r.score == DRAW => None,
+                Draw => Some(format!("scored {}", r.score)),
+                Loses(_) if r.score >= CLEARLY_WORSE => None,
+                // The cycling side may hold by another lawful cycle (here a check with an idle
+                // move) that this depth sees only in part: a deeper search decides.
                 Loses(_) => {
-                    r.score >= CLEARLY_WORSE || {
-                        let deeper = search_game(
-                            &start,
-                            history,
-                            Some(vec![next[0]]),
-                            1,
-                            HOLD_DEPTH + 4,
-                            &options,
-                        );
-                        deeper.score >= CLEARLY_WORSE
-                            || (deeper.score == DRAW
-                                && ends_in_a_lawful_cycle(
-                                    &start,
-                                    history,
-                                    &deeper.lines[0].pv,
-                                    &options,
-                                ))
-                    }
+                    let deeper = search_game(
+                        &start,
+                        history,
+                        Some(vec![next[0]]),
+                        1,
+                        HOLD_RECHECK_DEPTH,
+                        &options,
+                    );
+                    let holds_by_another_cycle = deeper.score == DRAW
+                        && ends_in_a_lawful_cycle(&start, history, &deeper.lines[0].pv, &options);
+                    (deeper.score < CLEARLY_WORSE && !holds_by_another_cycle).then(|| {
+                        format!(
+                            "scored {} at depth {HOLD_DEPTH}, {} at depth {HOLD_RECHECK_DEPTH}",
+                            r.score, deeper.score
+                        )
+                    })
                 }
             };
-            if !ok {
-                failures.push(format!("{label}: the other side's move scored {}", r.score));
+            if let Some(failure) = failure {
+                failures.push(format!("{label}: the other side's move {failure}"));
             }
         }
     }
