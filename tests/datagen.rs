@@ -1,0 +1,311 @@
+//! `cotuong datagen` end to end, as a person runs it: a seed and a node limit decide the bytes
+//! whatever the thread count, a run continued with `--append` (after a clean stop, a truncated
+//! file or Ctrl-C) ends with the bytes of an uninterrupted one, and bad input fails cleanly
+//! (status 2, the file left as it was).
+//!
+//! The games are short (few nodes per move, a low ply cap) so that the whole file runs in
+//! seconds.
+
+use nnue::data::{Game, GameReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::cli::{self, fails_cleanly, stderr};
+
+/// The settings every run here shares besides `--games`, `--threads` and `--append`: they decide
+/// the games.
+const SETTINGS: [&str; 11] = [
+    "--seed",
+    "7",
+    "--nodes",
+    "300",
+    "--hash",
+    "1",
+    "--random-plies",
+    "4",
+    "--max-plies",
+    "60",
+    "--quiet",
+];
+
+/// Games of the runs compared byte for byte.
+const GAMES: u64 = 8;
+
+/// A folder unique to this test process and `name`, emptied first.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cotuong-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path_text(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// Runs `cotuong datagen --out out --games games --threads threads [extra] SETTINGS`, which must
+/// succeed.
+fn datagen(out: &Path, games: u64, threads: u32, extra: &[&str]) {
+    let games = games.to_string();
+    let threads = threads.to_string();
+    let mut args = vec![
+        "--out",
+        path_text(out),
+        "--games",
+        &games,
+        "--threads",
+        &threads,
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&SETTINGS);
+    let run = cli::run("datagen", &args);
+    assert!(run.status.success(), "{args:?}: {}", stderr(&run));
+}
+
+/// The games of a data file, which must read without error.
+fn games_in(path: &Path) -> Vec<Game> {
+    let bytes = std::fs::read(path).expect("data file");
+    GameReader::new(&bytes[..])
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The reference: `GAMES` games on one thread.
+fn reference(dir: &Path) -> Vec<u8> {
+    let path = dir.join("reference.xqg");
+    datagen(&path, GAMES, 1, &[]);
+    let games = games_in(&path);
+    assert_eq!(games.len() as u64, GAMES);
+    assert!(games.iter().all(|g| !g.plies().is_empty()));
+    std::fs::read(&path).expect("reference file")
+}
+
+#[test]
+fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
+    let dir = temp_dir("threads");
+    let expected = reference(&dir);
+    let two = dir.join("two-threads.xqg");
+    datagen(&two, GAMES, 2, &[]);
+    assert_eq!(std::fs::read(&two).expect("file"), expected);
+
+    // Another seed plays other games.
+    let other = dir.join("other-seed.xqg");
+    let run = cli::run(
+        "datagen",
+        &[
+            "--out",
+            path_text(&other),
+            "--games",
+            "8",
+            "--seed",
+            "8",
+            "--nodes",
+            "300",
+            "--hash",
+            "1",
+            "--random-plies",
+            "4",
+            "--max-plies",
+            "60",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_ne!(std::fs::read(&other).expect("file"), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn append_continues_a_shorter_or_truncated_run_to_the_same_bytes() {
+    let dir = temp_dir("append");
+    let expected = reference(&dir);
+
+    // A run stopped after half the games, then continued on two threads.
+    let half = dir.join("half.xqg");
+    datagen(&half, GAMES / 2, 1, &[]);
+    datagen(&half, GAMES, 2, &["--append"]);
+    assert_eq!(std::fs::read(&half).expect("file"), expected);
+
+    // A file cut inside a record (a crash, a full disk): the broken game is dropped and played
+    // again.
+    let cut = dir.join("cut.xqg");
+    std::fs::write(&cut, &expected[..expected.len() / 2]).expect("write");
+    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("cut.xqg.cmd")).expect("settings file");
+    let continued = cli::run(
+        "datagen",
+        &[
+            &["--out", path_text(&cut), "--games", "8", "--append"],
+            &SETTINGS[..],
+        ]
+        .concat(),
+    );
+    assert!(continued.status.success(), "{}", stderr(&continued));
+    assert!(
+        stderr(&continued).contains("cutting it off at byte"),
+        "{}",
+        stderr(&continued)
+    );
+    assert_eq!(std::fs::read(&cut).expect("file"), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Games asked of the interrupted run: far more than are written before the first game reaches
+/// the file, so that the interrupt arrives while the run is going.
+const MANY_GAMES: usize = 200;
+
+/// Sends SIGINT (Ctrl-C) to a process; false where no `kill` command is at hand.
+fn interrupt(pid: u32) -> bool {
+    Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn ctrl_c_leaves_complete_games_that_append_continues() {
+    let dir = temp_dir("interrupt");
+    let path = dir.join("interrupted.xqg");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
+        .args([
+            "datagen",
+            "--out",
+            path_text(&path),
+            "--games",
+            &MANY_GAMES.to_string(),
+            "--threads",
+            "2",
+        ])
+        .args(SETTINGS)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = Instant::now();
+    while std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no game written in two minutes"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if !interrupt(child.id()) {
+        let _ = child.kill();
+        let _ = child.wait();
+        eprintln!("skipped: no `kill` command to send Ctrl-C with");
+        return;
+    }
+    let out = child.wait_with_output().expect("datagen ends");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Only complete games were written.
+    let kept = games_in(&path).len();
+    assert!(kept > 0);
+    assert!(
+        kept < MANY_GAMES,
+        "the run ended before Ctrl-C reached it, so this test saw no interrupt"
+    );
+
+    // Continuing to a total gives the bytes of an uninterrupted run of that total.
+    let total = (kept as u64).max(GAMES);
+    let continued = dir.join("continued.xqg");
+    std::fs::copy(&path, &continued).expect("copy");
+    std::fs::copy(
+        dir.join("interrupted.xqg.cmd"),
+        dir.join("continued.xqg.cmd"),
+    )
+    .expect("settings file");
+    datagen(&continued, total, 2, &["--append"]);
+    let whole = dir.join("whole.xqg");
+    datagen(&whole, total, 2, &[]);
+    assert_eq!(
+        std::fs::read(&continued).expect("file"),
+        std::fs::read(&whole).expect("file")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
+    let dir = temp_dir("bad");
+    let expected = reference(&dir);
+    let reference = dir.join("reference.xqg");
+
+    // An existing file is never overwritten without --append.
+    let err = fails_cleanly(
+        "datagen",
+        &[
+            &["--out", path_text(&reference), "--games", "2"],
+            &SETTINGS[..],
+        ]
+        .concat(),
+    );
+    assert!(err.contains("--append"), "{err}");
+    assert_eq!(std::fs::read(&reference).expect("file"), expected);
+
+    // --append with other settings than the file's.
+    let err = fails_cleanly(
+        "datagen",
+        &[
+            "--out",
+            path_text(&reference),
+            "--games",
+            "9",
+            "--append",
+            "--seed",
+            "9",
+            "--nodes",
+            "300",
+        ],
+    );
+    assert!(err.contains("other settings"), "{err}");
+    assert_eq!(std::fs::read(&reference).expect("file"), expected);
+
+    // A damaged record in the middle is named with its byte offset, not cut off.
+    let damaged = dir.join("damaged.xqg");
+    let mut bytes = expected.clone();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&damaged, &bytes).expect("write");
+    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("damaged.xqg.cmd"))
+        .expect("settings file");
+    let err = fails_cleanly(
+        "datagen",
+        &[
+            &["--out", path_text(&damaged), "--games", "9", "--append"],
+            &SETTINGS[..],
+        ]
+        .concat(),
+    );
+    assert!(err.contains("corrupt") && err.contains("byte"), "{err}");
+    assert_eq!(std::fs::read(&damaged).expect("file"), bytes);
+
+    // A file that is not game records at all.
+    let foreign = dir.join("foreign.xqg");
+    std::fs::write(&foreign, [0xb2u8; 600]).expect("write");
+    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("foreign.xqg.cmd"))
+        .expect("settings file");
+    let err = fails_cleanly(
+        "datagen",
+        &[
+            &["--out", path_text(&foreign), "--games", "9", "--append"],
+            &SETTINGS[..],
+        ]
+        .concat(),
+    );
+    assert!(err.contains("byte 0"), "{err}");
+
+    // A folder that does not exist, and settings out of range.
+    let missing = dir.join("no-such-folder").join("x.xqg");
+    fails_cleanly("datagen", &["--out", path_text(&missing), "--games", "2"]);
+    assert!(!missing.exists());
+    fails_cleanly(
+        "datagen",
+        &["--out", path_text(&dir.join("n.xqg")), "--nodes", "-5"],
+    );
+    assert!(!dir.join("n.xqg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
