@@ -8,17 +8,18 @@
 
 use nnue::data::{Game, GameReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 use common::cli::{self, fails_cleanly, stderr};
 
-/// The settings every run here shares besides `--games`, `--threads` and `--append`: they decide
-/// the games.
-const SETTINGS: [&str; 11] = [
-    "--seed",
-    "7",
+/// The seed of the runs compared byte for byte.
+const SEED: &str = "7";
+
+/// The settings every run here shares besides `--games`, `--seed`, `--threads` and `--append`:
+/// with the seed they decide the games.
+const SETTINGS: [&str; 9] = [
     "--nodes",
     "300",
     "--hash",
@@ -45,23 +46,55 @@ fn path_text(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
-/// Runs `cotuong datagen --out out --games games --threads threads [extra] SETTINGS`, which must
-/// succeed.
-fn datagen(out: &Path, games: u64, threads: u32, extra: &[&str]) {
+/// The arguments of `cotuong datagen --out out --games games --seed seed [extra] SETTINGS`.
+fn datagen_args(out: &Path, games: u64, seed: &str, extra: &[&str]) -> Vec<String> {
     let games = games.to_string();
+    ["--out", path_text(out), "--games", &games, "--seed", seed]
+        .iter()
+        .chain(extra)
+        .chain(&SETTINGS)
+        .map(|a| a.to_string())
+        .collect()
+}
+
+/// Runs `cotuong datagen` with `args` to the end.
+fn run_datagen(args: &[String]) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    cli::run("datagen", &args)
+}
+
+/// Runs `cotuong datagen` with `args` and asserts a clean failure; returns the message.
+fn fails(args: &[String]) -> String {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    fails_cleanly("datagen", &args)
+}
+
+/// Runs `cotuong datagen --out out --games games --threads threads [extra]` with `SEED` and
+/// `SETTINGS`, which must succeed.
+fn datagen(out: &Path, games: u64, threads: u32, extra: &[&str]) {
     let threads = threads.to_string();
-    let mut args = vec![
-        "--out",
-        path_text(out),
-        "--games",
-        &games,
-        "--threads",
-        &threads,
-    ];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&SETTINGS);
-    let run = cli::run("datagen", &args);
+    let args = datagen_args(
+        out,
+        games,
+        SEED,
+        &[&["--threads", &threads], extra].concat(),
+    );
+    let run = run_datagen(&args);
     assert!(run.status.success(), "{args:?}: {}", stderr(&run));
+}
+
+/// The settings file `datagen` writes beside `data` (and `--append` checks).
+fn settings_file(data: &Path) -> PathBuf {
+    let mut name = data.file_name().expect("a file").to_os_string();
+    name.push(".cmd");
+    data.with_file_name(name)
+}
+
+/// Writes `bytes` to `to` with the settings file of `from`: a data file `--append` accepts as
+/// made by `from`'s run.
+fn write_as_run_of(from: &Path, to: &Path, bytes: &[u8]) {
+    std::fs::write(to, bytes).expect("write");
+    std::fs::copy(settings_file(from), settings_file(to)).expect("settings file");
 }
 
 /// The games of a data file, which must read without error.
@@ -92,26 +125,7 @@ fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
 
     // Another seed plays other games.
     let other = dir.join("other-seed.xqg");
-    let run = cli::run(
-        "datagen",
-        &[
-            "--out",
-            path_text(&other),
-            "--games",
-            "8",
-            "--seed",
-            "8",
-            "--nodes",
-            "300",
-            "--hash",
-            "1",
-            "--random-plies",
-            "4",
-            "--max-plies",
-            "60",
-            "--quiet",
-        ],
-    );
+    let run = run_datagen(&datagen_args(&other, GAMES, "8", &[]));
     assert!(run.status.success(), "{}", stderr(&run));
     assert_ne!(std::fs::read(&other).expect("file"), expected);
     let _ = std::fs::remove_dir_all(&dir);
@@ -131,16 +145,12 @@ fn append_continues_a_shorter_or_truncated_run_to_the_same_bytes() {
     // A file cut inside a record (a crash, a full disk): the broken game is dropped and played
     // again.
     let cut = dir.join("cut.xqg");
-    std::fs::write(&cut, &expected[..expected.len() / 2]).expect("write");
-    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("cut.xqg.cmd")).expect("settings file");
-    let continued = cli::run(
-        "datagen",
-        &[
-            &["--out", path_text(&cut), "--games", "8", "--append"],
-            &SETTINGS[..],
-        ]
-        .concat(),
+    write_as_run_of(
+        &dir.join("reference.xqg"),
+        &cut,
+        &expected[..expected.len() / 2],
     );
+    let continued = run_datagen(&datagen_args(&cut, GAMES, SEED, &["--append"]));
     assert!(continued.status.success(), "{}", stderr(&continued));
     assert!(
         stderr(&continued).contains("cutting it off at byte"),
@@ -169,16 +179,13 @@ fn ctrl_c_leaves_complete_games_that_append_continues() {
     let dir = temp_dir("interrupt");
     let path = dir.join("interrupted.xqg");
     let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
-        .args([
-            "datagen",
-            "--out",
-            path_text(&path),
-            "--games",
-            &MANY_GAMES.to_string(),
-            "--threads",
-            "2",
-        ])
-        .args(SETTINGS)
+        .arg("datagen")
+        .args(datagen_args(
+            &path,
+            MANY_GAMES as u64,
+            SEED,
+            &["--threads", "2"],
+        ))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -212,12 +219,7 @@ fn ctrl_c_leaves_complete_games_that_append_continues() {
     // Continuing to a total gives the bytes of an uninterrupted run of that total.
     let total = (kept as u64).max(GAMES);
     let continued = dir.join("continued.xqg");
-    std::fs::copy(&path, &continued).expect("copy");
-    std::fs::copy(
-        dir.join("interrupted.xqg.cmd"),
-        dir.join("continued.xqg.cmd"),
-    )
-    .expect("settings file");
+    write_as_run_of(&path, &continued, &std::fs::read(&path).expect("file"));
     datagen(&continued, total, 2, &["--append"]);
     let whole = dir.join("whole.xqg");
     datagen(&whole, total, 2, &[]);
@@ -235,32 +237,12 @@ fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
     let reference = dir.join("reference.xqg");
 
     // An existing file is never overwritten without --append.
-    let err = fails_cleanly(
-        "datagen",
-        &[
-            &["--out", path_text(&reference), "--games", "2"],
-            &SETTINGS[..],
-        ]
-        .concat(),
-    );
+    let err = fails(&datagen_args(&reference, 2, SEED, &[]));
     assert!(err.contains("--append"), "{err}");
     assert_eq!(std::fs::read(&reference).expect("file"), expected);
 
     // --append with other settings than the file's.
-    let err = fails_cleanly(
-        "datagen",
-        &[
-            "--out",
-            path_text(&reference),
-            "--games",
-            "9",
-            "--append",
-            "--seed",
-            "9",
-            "--nodes",
-            "300",
-        ],
-    );
+    let err = fails(&datagen_args(&reference, 9, "9", &["--append"]));
     assert!(err.contains("other settings"), "{err}");
     assert_eq!(std::fs::read(&reference).expect("file"), expected);
 
@@ -269,33 +251,15 @@ fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
     let mut bytes = expected.clone();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0xff;
-    std::fs::write(&damaged, &bytes).expect("write");
-    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("damaged.xqg.cmd"))
-        .expect("settings file");
-    let err = fails_cleanly(
-        "datagen",
-        &[
-            &["--out", path_text(&damaged), "--games", "9", "--append"],
-            &SETTINGS[..],
-        ]
-        .concat(),
-    );
+    write_as_run_of(&reference, &damaged, &bytes);
+    let err = fails(&datagen_args(&damaged, 9, SEED, &["--append"]));
     assert!(err.contains("corrupt") && err.contains("byte"), "{err}");
     assert_eq!(std::fs::read(&damaged).expect("file"), bytes);
 
     // A file that is not game records at all.
     let foreign = dir.join("foreign.xqg");
-    std::fs::write(&foreign, [0xb2u8; 600]).expect("write");
-    std::fs::copy(dir.join("reference.xqg.cmd"), dir.join("foreign.xqg.cmd"))
-        .expect("settings file");
-    let err = fails_cleanly(
-        "datagen",
-        &[
-            &["--out", path_text(&foreign), "--games", "9", "--append"],
-            &SETTINGS[..],
-        ]
-        .concat(),
-    );
+    write_as_run_of(&reference, &foreign, &[0xb2u8; 600]);
+    let err = fails(&datagen_args(&foreign, 9, SEED, &["--append"]));
     assert!(err.contains("byte 0"), "{err}");
 
     // A folder that does not exist, and settings out of range.

@@ -433,14 +433,9 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
             // cycle. Under the Law that is a draw, not a rule win for the side ahead; under the
             // Asian rules the cycling side must leave the cycle and stays behind.
             let (history, next) = moves.split_at(6);
-            let r = search_game(
-                &start,
-                history,
-                Some(vec![next[0]]),
-                1,
-                HOLD_DEPTH,
-                &options,
-            );
+            let search_next_to =
+                |depth| search_game(&start, history, Some(vec![next[0]]), 1, depth, &options);
+            let r = search_next_to(HOLD_DEPTH);
             let failure = match expected {
                 Draw if r.score == DRAW => None,
                 Draw => Some(format!("scored {}", r.score)),
@@ -448,14 +443,7 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
                 // The cycling side may hold by another lawful cycle (here a check with an idle
                 // move) that this depth sees only in part: a deeper search decides.
                 Loses(_) => {
-                    let deeper = search_game(
-                        &start,
-                        history,
-                        Some(vec![next[0]]),
-                        1,
-                        HOLD_RECHECK_DEPTH,
-                        &options,
-                    );
+                    let deeper = search_next_to(HOLD_RECHECK_DEPTH);
                     let holds_by_another_cycle = deeper.score == DRAW
                         && ends_in_a_lawful_cycle(&start, history, &deeper.lines[0].pv, &options);
                     (deeper.score < CLEARLY_WORSE && !holds_by_another_cycle).then(|| {
