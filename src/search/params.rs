@@ -79,7 +79,7 @@ tunables! {
     /// See [`HISTORY_BONUS_QUADRATIC`].
     HISTORY_BONUS_LINEAR / history_bonus_linear: 46, 0..=160, 5;
     /// See [`HISTORY_BONUS_QUADRATIC`].
-    HISTORY_BONUS_MAX / history_bonus_max: 2567_000, 400..=8_000, 150;
+    HISTORY_BONUS_MAX / history_bonus_max: 8_000, 400..=8_000, 150;
 
     /// Quiescence delta pruning margin.
     QS_DELTA_MARGIN / qs_delta_margin: 106, 50..=600, 20;
