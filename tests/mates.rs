@@ -67,7 +67,9 @@ fn mate_positions_are_legal_and_exact() {
 /// Plies beyond the mate's own length that the search gets to find and prove it, per
 /// evaluation: the pruning margins act on the evaluation's scores, so the net (whose scores
 /// differ in quiet mating attacks) may need a few more plies than the handcrafted evaluation.
-const EXTRA_PLIES: [(&str, u32); 2] = [("false", 3), ("true", 7)];
+/// The margins are tuned on the net's scale, so the handcrafted evaluation needs a ply more than
+/// it did with hand-set margins.
+const EXTRA_PLIES: [(&str, u32); 2] = [("false", 4), ("true", 7)];
 
 #[test]
 fn engine_reports_the_exact_mate_distance() {
