@@ -1,13 +1,14 @@
 //! Tools built on the engine but not part of it: the rules referee on the command line
 //! (`cotuong judge`), analysis of positions and games (`cotuong analyze`), the engine-versus-
 //! engine match runner (`cotuong match`), self-play data (`cotuong datagen`), SPSA tuning of
-//! the search's constants (`cotuong tune`), reading game files
-//! in any notation and encoding (`pgn_file`), progress bars (`progress_bar`) and writing output
-//! files whole (`output_file`). They live in the binary only, so their dependencies (progress
-//! bars, JSON, plotting) stay out of the library.
+//! the search's constants (`cotuong tune`), reading game files in any notation and encoding
+//! (`pgn_file`), progress bars (`progress_bar`), Ctrl-C for the long jobs (`interrupt`) and
+//! writing output files whole (`output_file`). They live in the binary only, so their
+//! dependencies (progress bars, JSON, plotting) stay out of the library.
 
 pub mod analyze;
 pub mod datagen;
+pub mod interrupt;
 pub mod judge;
 pub mod match_runner;
 pub mod output_file;

@@ -18,6 +18,7 @@ mod game;
 mod output;
 mod player;
 
+use super::interrupt::{self, SecondPress, Stop};
 use adjudication::Adjudication;
 use clap::Args;
 use cotuong::eval::Evaluator;
@@ -30,7 +31,7 @@ use output::{OrderedWriter, RunSettings};
 use player::SearchPlayer;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -107,9 +108,6 @@ pub struct DatagenArgs {
     pub quiet: bool,
 }
 
-/// Ctrl-C state: 0 running, 1 finish the games in progress, 2 stop now.
-static INTERRUPTS: AtomicU8 = AtomicU8::new(0);
-
 /// Counts of a run, for the progress line and the summary.
 #[derive(Default)]
 struct Tally {
@@ -153,7 +151,8 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    install_interrupt_handler()?;
+    // A second Ctrl-C stops at once: the searches abort, and the file keeps only complete games.
+    interrupt::install("the games in progress", SecondPress::Signal)?;
 
     let todo = args.games - first;
     let bar = progress_bar(args.quiet, todo);
@@ -177,9 +176,9 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                                 return;
                             }
                         };
-                    let abort = || INTERRUPTS.load(Ordering::Relaxed) >= 2;
+                    let abort = || interrupt::requested() == Stop::Now;
                     loop {
-                        if INTERRUPTS.load(Ordering::Relaxed) >= 1 {
+                        if interrupt::requested() != Stop::No {
                             break;
                         }
                         let index = next.fetch_add(1, Ordering::SeqCst);
@@ -198,7 +197,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                     }
                 });
             if let Err(e) = spawned {
-                INTERRUPTS.store(2, Ordering::SeqCst);
+                interrupt::stop_now();
                 return Some(format!("cannot start a datagen thread: {e}"));
             }
         }
@@ -206,7 +205,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         for (index, game) in rx.iter() {
             tally.add(&game);
             if let Err(e) = writer.accept(index, &game) {
-                INTERRUPTS.store(2, Ordering::SeqCst);
+                interrupt::stop_now();
                 return Some(e);
             }
             bar.set_position(writer.games_in_file() - first);
@@ -294,22 +293,6 @@ fn read_openings(path: &std::path::Path) -> Result<Vec<Position>, String> {
         return Err(format!("{} holds no position", path.display()));
     }
     Ok(out)
-}
-
-/// Ctrl-C once: finish the games in progress and stop; twice: stop at once (the file keeps only
-/// complete games either way).
-fn install_interrupt_handler() -> Result<(), String> {
-    static INSTALLED: AtomicBool = AtomicBool::new(false);
-    if INSTALLED.swap(true, Ordering::SeqCst) {
-        return Ok(());
-    }
-    ctrlc::set_handler(|| {
-        let before = INTERRUPTS.fetch_add(1, Ordering::SeqCst);
-        if before == 0 {
-            eprintln!("\ninterrupt: finishing the games in progress (Ctrl-C again to stop now)");
-        }
-    })
-    .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
 }
 
 fn progress_bar(quiet: bool, games: u64) -> ProgressBar {

@@ -13,6 +13,7 @@ mod plot;
 mod spsa;
 mod trajectory;
 
+use super::interrupt::{self, SecondPress, Stop};
 use super::match_runner::clock::{Clock, TimeControl};
 use super::match_runner::engine_config::EngineConfig;
 use super::match_runner::engine_process::EngineProcess;
@@ -25,7 +26,6 @@ use cotuong::tunable::{self, Tunable};
 use engine_core::rules::{GameResult, RuleOptions};
 use spsa::{Parameter, Perturbation, Schedule, Spsa};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use trajectory::{Row, Trajectory};
@@ -48,11 +48,6 @@ const DEFAULT_NODES: u64 = 5_000;
 const PLOT_TITLE: &str = "cotuong tune: SPSA trajectory";
 /// The opening suite shipped with the engine, the default when it is present.
 const SHIPPED_OPENINGS: &str = "bench/openings/xiangqi-openings.epd";
-
-/// Exit status after a second Ctrl-C (128 + SIGINT, as a shell reports it).
-const EXIT_INTERRUPTED: i32 = 130;
-/// Ctrl-C presses so far: the first finishes the pairs in progress, the second stops at once.
-static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 
 /// Command-line arguments of `cotuong tune`.
 #[derive(clap::Args, Debug)]
@@ -303,7 +298,9 @@ impl Run {
     }
 
     fn play(self, args: &TuneArgs) -> Result<(), String> {
-        install_interrupt_handler()?;
+        // A second Ctrl-C exits at once: a game pair cannot be cut short, and the trajectory
+        // keeps every finished iteration (rows are written whole), so the run resumes.
+        interrupt::install("the game pairs in progress", SecondPress::Exit)?;
         let (done, total) = {
             let mut s = lock(&self.state);
             s.started = Instant::now();
@@ -351,7 +348,7 @@ impl Run {
         let state = &self.state;
         let mut engines: Option<(EngineProcess, EngineProcess)> = None;
         loop {
-            if INTERRUPTS.load(Ordering::SeqCst) > 0 {
+            if interrupt::requested() != Stop::No {
                 break;
             }
             let perturbation = {
@@ -605,25 +602,6 @@ fn summary(spsa: &Spsa, iterations: u64) -> String {
         ));
     }
     out
-}
-
-/// Ctrl-C once: finish the game pairs in progress and stop; twice: exit at once. Either way the
-/// trajectory keeps every finished iteration (rows are written whole), so the run resumes.
-fn install_interrupt_handler() -> Result<(), String> {
-    static INSTALLED: AtomicBool = AtomicBool::new(false);
-    if INSTALLED.swap(true, Ordering::SeqCst) {
-        return Ok(());
-    }
-    ctrlc::set_handler(|| {
-        if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-            eprintln!(
-                "\ninterrupt: finishing the game pairs in progress (Ctrl-C again to stop now)"
-            );
-        } else {
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    })
-    .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
 }
 
 #[cfg(test)]
