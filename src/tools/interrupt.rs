@@ -3,14 +3,14 @@
 //! between units of work (a game, a game pair), so what they write stays whole.
 //!
 //! The `ctrlc` crate allows one handler per process. It is installed by the first job that asks,
-//! and every job after it in the same process (tests run several) shares it: [`install`] sets
-//! what the handler says and does for the job starting, and clears earlier presses.
+//! and any job after it in the same process shares it: [`install`] sets what the handler says
+//! and does for the job starting, and clears earlier presses.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 /// How far a job has been asked to stop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
     /// Not asked: keep going.
     No = 0,
