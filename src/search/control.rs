@@ -1,6 +1,7 @@
 //! The flags and counters a running search shares with whoever controls it: stop, ponder, the
 //! clock's start and each thread's node count.
 
+use super::deferral::Deferral;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ pub struct SearchControl {
     /// Nodes per thread, published by each worker (one cache line each: every worker writes its
     /// counter at every node, and counters sharing a line would make the threads fight over it).
     nodes: Vec<PaddedCounter>,
+    /// The moves the threads are searching now (see [`Deferral`]).
+    pub deferral: Deferral,
 }
 
 /// An `AtomicU64` alone on its cache line(s).
@@ -37,6 +40,7 @@ impl SearchControl {
             nodes: (0..threads.max(1))
                 .map(|_| PaddedCounter::default())
                 .collect(),
+            deferral: Deferral::new(threads),
         }
     }
 
@@ -66,6 +70,11 @@ impl SearchControl {
     #[inline(always)]
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Number of threads searching.
+    pub fn threads(&self) -> usize {
+        self.nodes.len()
     }
 
     /// Total nodes over all threads.

@@ -3,11 +3,12 @@
 //!
 //! [`Searcher`] is the public entry point (one per independent search engine: its own table,
 //! threads and evaluators). Underneath, [`run`] starts `threads - 1` helpers that search the
-//! same root and only share the TT, runs the main worker (which owns time control and
-//! reporting) on the calling thread, then stops the helpers and returns the decision the
-//! threads vote for (see `vote`).
+//! same root and share only the TT and the table of moves being searched (`deferral`), runs
+//! the main worker (which owns time control and reporting) on the calling thread, then stops
+//! the helpers and returns the decision the threads vote for (see `vote`).
 
 mod control;
+mod deferral;
 pub mod history;
 pub mod ordering;
 pub mod params;

@@ -2,6 +2,7 @@
 //! table, the static evaluation, whole-node pruning (reverse futility, null move), then the move
 //! loop with its per-move pruning, extensions and late-move reductions, and the table store.
 
+use super::deferral::DeferredMoves;
 use super::ordering::{MovePicker, PickerKind};
 use super::params::{
     futility_base, futility_max_depth, futility_per_depth, iir_min_depth, lmp_max_depth,
@@ -22,6 +23,9 @@ use engine_core::Move;
 /// How many tried quiet moves (and captures) a node remembers for the history malus of a
 /// cutoff.
 const TRIED_MOVES_KEPT: usize = 64;
+/// With several threads, moves another thread is searching are put off at nodes at least this
+/// deep (see `deferral`).
+const DEFER_MIN_DEPTH: i32 = 3;
 
 impl Worker<'_> {
     /// Principal variation search of one node, keeping the history-dependence trackers
@@ -202,8 +206,21 @@ impl Worker<'_> {
         // Extensions stop at twice the root depth, so that extended lines stay finite.
         let may_extend = ply < 2 * self.root_depth as usize;
 
-        while let Some(mv) = picker.next(&self.pos, self.history) {
+        // With several threads, a move (but the first) that another thread is searching right
+        // now is put off to the end of the list.
+        let ctl = self.ctl;
+        let defers = depth >= DEFER_MIN_DEPTH && ctl.threads() > 1;
+        let mut moves = DeferredMoves::default();
+        while let Some((mv, deferrable)) = moves.next(|| picker.next(&self.pos, self.history)) {
             if mv == excluded {
+                continue;
+            }
+            if defers
+                && deferrable
+                && move_count > 0
+                && ctl.deferral.is_searched_elsewhere(self.thread_id, key, mv)
+                && moves.defer(mv)
+            {
                 continue;
             }
             move_count += 1;
@@ -268,6 +285,8 @@ impl Worker<'_> {
 
             // Step 12. Search the move: the first with the full window, later ones with a zero
             // window, reduced when late and quiet, re-searched when they beat alpha.
+            let claim =
+                (defers && move_count > 1).then(|| ctl.deferral.start(self.thread_id, key, mv));
             let mut value;
             if move_count == 1 {
                 let child = if pv_node { NodeKind::Pv } else { NodeKind::All };
@@ -292,6 +311,7 @@ impl Worker<'_> {
                     value = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
                 }
             }
+            drop(claim);
             self.undo_move(mv, undo);
             if self.stopped {
                 return 0;
