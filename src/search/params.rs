@@ -107,6 +107,10 @@ tunables! {
 
 /// Shallower iterations use a full aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Helper threads open their aspiration windows this many times wider than the main thread:
+/// their iterations fail high or low less often, so they re-search less of what the main
+/// thread searches and fill the table with results the main thread's window would not give.
+pub const HELPER_ASPIRATION_SCALE: i32 = 2;
 /// After a failed aspiration search the half-width grows by this fraction (1/n) of itself ...
 pub const ASPIRATION_GROWTH_DIVISOR: i32 = 2;
 /// ... and once it exceeds this the window opens fully.

@@ -3,6 +3,7 @@
 
 use super::params::{
     aspiration_window, ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH,
+    HELPER_ASPIRATION_SCALE,
 };
 use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::tt::Bound;
@@ -21,9 +22,11 @@ const MATE_SETTLE_PLIES: i32 = 4;
 
 /// Helper threads skip some iterations so that they spread over neighbouring depths instead of
 /// all searching the main thread's: helper `i` uses pattern `(i - 1) % len` of these tables and
-/// skips depth `d` when `(d + phase) / size` is odd. The first helper searches even depths only,
-/// the next ones skip in runs of one, two, three or four with shifted phases.
-const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// skips depth `d` when `(d + phase) / size` is odd. The first two helpers search depths in
+/// pairs and skip pairs (1, 4, 5, 8, 9, ... and 3, 4, 7, 8, ...), so that each runs up to three
+/// plies ahead of the main thread, which then finds their deeper results in the table; the next
+/// ones skip in runs of one, two, three or four with shifted phases.
+const SKIP_SIZE: [i32; 20] = [2, 2, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See [`SKIP_SIZE`].
 const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -125,6 +128,9 @@ impl Worker<'_> {
         let depth = self.root_depth;
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = aspiration_window();
+        if !self.is_main() {
+            delta *= HELPER_ASPIRATION_SCALE;
+        }
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -302,9 +308,14 @@ mod tests {
     #[test]
     fn the_main_thread_searches_every_depth_and_helpers_spread_over_neighbours() {
         assert!((1..40).all(|d| !skips_depth(0, d)));
-        // The first helper searches even depths only, the second odd ones.
-        assert!((1..40).all(|d| skips_depth(1, d) == (d % 2 == 1)));
-        assert!((1..40).all(|d| skips_depth(2, d) == (d % 2 == 0)));
+        // The first two helpers search pairs of depths and skip pairs, offset by one ply; the
+        // next two search even depths only and odd ones only.
+        let searched =
+            |id: usize| -> Vec<i32> { (1..14).filter(|&d| !skips_depth(id, d)).collect() };
+        assert_eq!(searched(1), [1, 4, 5, 8, 9, 12, 13]);
+        assert_eq!(searched(2), [3, 4, 7, 8, 11, 12]);
+        assert!((1..40).all(|d| skips_depth(3, d) == (d % 2 == 1)));
+        assert!((1..40).all(|d| skips_depth(4, d) == (d % 2 == 0)));
         // No helper skips more than four depths in a row.
         for id in 1..=40 {
             let searched: Vec<i32> = (1..60).filter(|&d| !skips_depth(id, d)).collect();
