@@ -92,6 +92,28 @@ fn engine_reports_the_exact_mate_distance() {
     e.quit();
 }
 
+/// Two threads (which put off each other's moves and skip iterations) find the same mates at the
+/// same depth: the parallel search still searches every move.
+#[test]
+fn a_parallel_search_reports_the_exact_mate_distance() {
+    let mut e = Engine::uci();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Use NNUE value true");
+    let (_, extra) = EXTRA_PLIES[1];
+    for &(fen, n) in MATES {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go(&format!("depth {}", 2 * n + extra));
+        let info = last_score_line(&lines);
+        assert_eq!(
+            field(info, "mate"),
+            Some(n.to_string().as_str()),
+            "{fen} (2 threads): expected mate {n}, got '{info}'"
+        );
+    }
+    e.quit();
+}
+
 /// Finds new mate positions from random placements (run with `--ignored --nocapture`).
 #[test]
 #[ignore]
