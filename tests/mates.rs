@@ -71,23 +71,29 @@ fn mate_positions_are_legal_and_exact() {
 /// it did with hand-set margins.
 const EXTRA_PLIES: [(&str, u32); 2] = [("false", 4), ("true", 7)];
 
+/// Searches every mate position `2 * n + extra` plies deep with `Use NNUE` set to `use_nnue`
+/// and asserts that the engine reports mate in exactly `n`.
+fn assert_exact_mate_distances(e: &mut Engine, use_nnue: &str, extra: u32) {
+    e.send(&format!("setoption name Use NNUE value {use_nnue}"));
+    for &(fen, n) in MATES {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let depth = 2 * n + extra;
+        let lines = e.go(&format!("depth {depth}"));
+        let info = last_score_line(&lines);
+        assert_eq!(
+            field(info, "mate"),
+            Some(n.to_string().as_str()),
+            "{fen} (Use NNUE {use_nnue}): expected mate {n}, got '{info}'"
+        );
+    }
+}
+
 #[test]
 fn engine_reports_the_exact_mate_distance() {
     let mut e = Engine::uci();
     for (use_nnue, extra) in EXTRA_PLIES {
-        e.send(&format!("setoption name Use NNUE value {use_nnue}"));
-        for &(fen, n) in MATES {
-            e.send("ucinewgame");
-            e.send(&format!("position fen {fen}"));
-            let depth = 2 * n + extra;
-            let lines = e.go(&format!("depth {depth}"));
-            let info = last_score_line(&lines);
-            assert_eq!(
-                field(info, "mate"),
-                Some(n.to_string().as_str()),
-                "{fen} (Use NNUE {use_nnue}): expected mate {n}, got '{info}'"
-            );
-        }
+        assert_exact_mate_distances(&mut e, use_nnue, extra);
     }
     e.quit();
 }
@@ -98,19 +104,8 @@ fn engine_reports_the_exact_mate_distance() {
 fn a_parallel_search_reports_the_exact_mate_distance() {
     let mut e = Engine::uci();
     e.send("setoption name Threads value 2");
-    e.send("setoption name Use NNUE value true");
-    let (_, extra) = EXTRA_PLIES[1];
-    for &(fen, n) in MATES {
-        e.send("ucinewgame");
-        e.send(&format!("position fen {fen}"));
-        let lines = e.go(&format!("depth {}", 2 * n + extra));
-        let info = last_score_line(&lines);
-        assert_eq!(
-            field(info, "mate"),
-            Some(n.to_string().as_str()),
-            "{fen} (2 threads): expected mate {n}, got '{info}'"
-        );
-    }
+    let (use_nnue, extra) = EXTRA_PLIES[1];
+    assert_exact_mate_distances(&mut e, use_nnue, extra);
     e.quit();
 }
 

@@ -72,11 +72,6 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Number of threads searching.
-    pub fn threads(&self) -> usize {
-        self.nodes.len()
-    }
-
     /// Total nodes over all threads.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()

@@ -22,40 +22,23 @@ pub struct Deferral {
 }
 
 impl Deferral {
-    /// The table for a search on `threads` threads: empty for one thread, which has nobody
-    /// to defer to and never consults it (a search of a few thousand nodes, as in data
-    /// generation, then does not pay for clearing the slots).
+    /// The table for a search on `threads` threads: empty (and not [`Deferral::is_active`])
+    /// for one thread, which has nobody to defer to (a search of a few thousand nodes, as in
+    /// data generation, then does not pay for clearing the slots).
     pub fn new(threads: usize) -> Deferral {
         let slots = if threads > 1 { SLOTS } else { 0 };
         Deferral {
             slots: (0..slots).map(|_| AtomicU64::new(0)).collect(),
         }
     }
-}
 
-/// The hash of `mv` at the node `key`, with the thread bits clear.
-#[inline(always)]
-fn node_move_hash(key: u64, mv: Move) -> u64 {
-    (key ^ u64::from(mv.raw()).wrapping_mul(MIX)).wrapping_mul(MIX) & !THREAD_BITS
-}
-
-/// A thread's claim on a move, released when dropped.
-pub struct Searching<'a> {
-    slot: &'a AtomicU64,
-    value: u64,
-}
-
-impl Drop for Searching<'_> {
-    fn drop(&mut self) {
-        // Only this claim is cleared: another thread may have taken the slot since.
-        let _ = self
-            .slot
-            .compare_exchange(self.value, 0, Ordering::Relaxed, Ordering::Relaxed);
+    /// Whether moves may be deferred: the search has several threads.
+    #[inline(always)]
+    pub fn is_active(&self) -> bool {
+        !self.slots.is_empty()
     }
-}
 
-impl Deferral {
-    /// The slot of a hash (the table has [`SLOTS`] slots whenever it is consulted).
+    /// The slot of a hash (an active table has [`SLOTS`] slots).
     #[inline(always)]
     fn slot(&self, hash: u64) -> &AtomicU64 {
         &self.slots[(hash >> (u64::BITS - SLOTS.trailing_zeros())) as usize]
@@ -77,6 +60,27 @@ impl Deferral {
         let slot = self.slot(hash);
         slot.store(value, Ordering::Relaxed);
         Searching { slot, value }
+    }
+}
+
+/// The hash of `mv` at the node `key`, with the thread bits clear.
+#[inline(always)]
+fn node_move_hash(key: u64, mv: Move) -> u64 {
+    (key ^ u64::from(mv.raw()).wrapping_mul(MIX)).wrapping_mul(MIX) & !THREAD_BITS
+}
+
+/// A thread's claim on a move, released when dropped.
+pub struct Searching<'a> {
+    slot: &'a AtomicU64,
+    value: u64,
+}
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        // Only this claim is cleared: another thread may have taken the slot since.
+        let _ = self
+            .slot
+            .compare_exchange(self.value, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
 
@@ -126,7 +130,9 @@ mod tests {
         let pos = Position::startpos();
         let mv = pos.parse_move("b2e2", RankBase::Zero).unwrap();
         let other = pos.parse_move("h2e2", RankBase::Zero).unwrap();
+        assert!(!Deferral::new(1).is_active());
         let d = Deferral::new(2);
+        assert!(d.is_active());
         let claim = d.start(0, 77, mv);
         assert!(d.is_searched_elsewhere(1, 77, mv));
         assert!(!d.is_searched_elsewhere(0, 77, mv), "its own move");

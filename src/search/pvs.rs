@@ -209,7 +209,7 @@ impl Worker<'_> {
         // With several threads, a move (but the first) that another thread is searching right
         // now is put off to the end of the list.
         let ctl = self.ctl;
-        let defers = depth >= DEFER_MIN_DEPTH && ctl.threads() > 1;
+        let defers = depth >= DEFER_MIN_DEPTH && ctl.deferral.is_active();
         let mut moves = DeferredMoves::default();
         while let Some((mv, deferrable)) = moves.next(|| picker.next(&self.pos, self.history)) {
             if mv == excluded {
