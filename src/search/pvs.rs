@@ -25,7 +25,7 @@ use engine_core::Move;
 const TRIED_MOVES_KEPT: usize = 64;
 /// With several threads, moves another thread is searching are put off at nodes at least this
 /// deep (see `deferral`).
-pub(super) const DEFER_MIN_DEPTH: i32 = 3;
+const DEFER_MIN_DEPTH: i32 = 3;
 
 impl Worker<'_> {
     /// Principal variation search of one node, keeping the history-dependence trackers

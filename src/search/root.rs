@@ -1,12 +1,10 @@
 //! The root of the search: iterative deepening, aspiration windows, the loop over the root
 //! moves (with MultiPV), storing the root in the table and reporting progress.
 
-use super::deferral::DeferredMoves;
 use super::params::{
     aspiration_window, ASPIRATION_GROWTH_DIVISOR, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH,
     HELPER_ASPIRATION_SCALE,
 };
-use super::pvs::DEFER_MIN_DEPTH;
 use super::score::{is_mate, mate_in, mate_moves, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::tt::Bound;
 use super::worker::{Frame, NodeKind, Worker, NO_REPETITION};
@@ -188,30 +186,8 @@ impl Worker<'_> {
             excluded: Move::NULL,
             double_extensions: 0,
         };
-        // With several threads, a root move (but the first) that another thread is searching
-        // right now is put off to the end, as inside the tree.
-        let ctl = self.ctl;
-        let defers = depth >= DEFER_MIN_DEPTH && ctl.deferral.is_active();
-        let (key, _) = self.tt_key();
-        let first = self.pv_idx;
-        let mut listed = first;
-        let mut moves = DeferredMoves::default();
-        while let Some((mv, deferrable)) = moves.next(|| {
-            let mv = self.root_moves.get(listed).map(|rm| rm.mv);
-            listed += 1;
-            mv
-        }) {
-            let Some(i) = self.root_moves.iter().position(|rm| rm.mv == mv) else {
-                continue;
-            };
-            if defers
-                && deferrable
-                && i != first
-                && ctl.deferral.is_searched_elsewhere(self.thread_id, key, mv)
-                && moves.defer(mv)
-            {
-                continue;
-            }
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
             if self.is_main() && self.elapsed() > CURRMOVE_AFTER {
                 if let Some(r) = self.report.as_mut() {
                     r(&Info::CurrMove {
@@ -227,7 +203,6 @@ impl Worker<'_> {
             self.frames[0].piece = self.pos.piece_at(mv.from());
             let seldepth_before = self.seldepth;
             self.seldepth = 0;
-            let claim = (defers && i != first).then(|| ctl.deferral.start(self.thread_id, key, mv));
             let undo = self.do_move(mv);
             let mut value;
             if i == self.pv_idx {
@@ -239,7 +214,6 @@ impl Worker<'_> {
                 }
             }
             self.undo_move(mv, undo);
-            drop(claim);
             let sel = self.seldepth;
             self.seldepth = seldepth_before.max(sel);
             if self.stopped {
