@@ -40,7 +40,11 @@ if ((THREADS < 2)); then
 fi
 mkdir -p "$(dirname "$OUT")"
 
-# One bench run; prints "threads milliseconds nodes" and appends it to $OUT.
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+
+# One bench run with $1 threads: appends "threads milliseconds nodes" to the results and the
+# log, and prints the run in words.
 run() {
     local threads=$1 log
     log=$("$COTUONG" bench "$DEPTH" --threads "$threads" --hash "$HASH" 2>&1) || {
@@ -51,27 +55,22 @@ run() {
     local ms nodes
     ms=$(awk -F: '/^Total time/ {gsub(/ /, "", $2); print $2}' <<<"$log")
     nodes=$(awk -F: '/^Nodes searched/ {gsub(/ /, "", $2); print $2}' <<<"$log")
+    if [[ -z $ms || -z $nodes ]]; then
+        echo "error: no 'Total time' or 'Nodes searched' line in the output of cotuong bench" >&2
+        exit 2
+    fi
+    echo "$threads $ms $nodes" >>"$results"
     echo "$(date -u +%FT%TZ) depth $DEPTH threads $threads ms $ms nodes $nodes" >>"$OUT"
-    echo "$threads $ms $nodes"
-}
-
-# "threads ms nodes" as words.
-describe() {
-    local threads ms nodes
-    read -r threads ms nodes <<<"$1"
     echo "$threads thread(s) $ms ms, $nodes nodes"
 }
 
-results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+# `run` goes through an assignment, so that its failure stops the script (set -e).
 for r in $(seq "$ROUNDS"); do
     line=$(run 1)
-    echo "round $r: $(describe "$line")"
-    echo "$line" >>"$results"
+    echo "round $r: $line"
     for _ in $(seq "$RUNS"); do
         line=$(run "$THREADS")
-        echo "round $r: $(describe "$line")"
-        echo "$line" >>"$results"
+        echo "round $r: $line"
     done
 done
 
