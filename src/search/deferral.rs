@@ -87,36 +87,38 @@ impl Drop for Searching<'_> {
 /// At most this many moves of a node are put off; later ones are searched in turn.
 const DEFERRED_KEPT: usize = 32;
 
-/// A node's move source with deferral: the move picker's moves first, then the ones put off.
+/// A node's move source with deferral: the move picker's moves first, then the ones put off,
+/// each with the place the picker gave it.
 #[derive(Default)]
 pub struct DeferredMoves {
-    moves: ArrayVec<Move, DEFERRED_KEPT>,
+    moves: ArrayVec<(Move, usize), DEFERRED_KEPT>,
     next: usize,
     picker_done: bool,
 }
 
 impl DeferredMoves {
     /// The next move to search: from `pick` (the move picker) while it has some, then the
-    /// deferred ones in the order they were put off. The flag tells whether the move came
-    /// from the picker (and so may still be deferred).
+    /// deferred ones in the order they were put off. The second value is `None` for a move
+    /// from the picker (which may still be deferred) and, for a deferred move, the place it
+    /// was given to [`DeferredMoves::defer`] with.
     #[inline]
-    pub fn next(&mut self, pick: impl FnOnce() -> Option<Move>) -> Option<(Move, bool)> {
+    pub fn next(&mut self, pick: impl FnOnce() -> Option<Move>) -> Option<(Move, Option<usize>)> {
         if !self.picker_done {
             if let Some(mv) = pick() {
-                return Some((mv, true));
+                return Some((mv, None));
             }
             self.picker_done = true;
         }
-        let mv = *self.moves.get(self.next)?;
+        let (mv, place) = *self.moves.get(self.next)?;
         self.next += 1;
-        Some((mv, false))
+        Some((mv, Some(place)))
     }
 
-    /// Puts `mv` off until the picker is done; false (and nothing kept) when the list is full,
-    /// so the caller searches the move now.
+    /// Puts `mv`, the picker's `place`-th move, off until the picker is done; false (and
+    /// nothing kept) when the list is full, so the caller searches the move now.
     #[inline]
-    pub fn defer(&mut self, mv: Move) -> bool {
-        self.moves.try_push(mv).is_ok()
+    pub fn defer(&mut self, mv: Move, place: usize) -> bool {
+        self.moves.try_push((mv, place)).is_ok()
     }
 }
 
@@ -149,19 +151,23 @@ mod tests {
         let mut picked = moves.clone().into_iter();
         let mut list = DeferredMoves::default();
         let mut order = Vec::new();
-        while let Some((mv, from_picker)) = list.next(|| picked.next()) {
-            if from_picker && (mv == moves[1] || mv == moves[3]) {
-                assert!(list.defer(mv));
-                continue;
+        let mut place = 0;
+        while let Some((mv, put_off_at)) = list.next(|| picked.next()) {
+            if put_off_at.is_none() {
+                place += 1;
+                if mv == moves[1] || mv == moves[3] {
+                    assert!(list.defer(mv, place));
+                    continue;
+                }
             }
-            order.push((mv, from_picker));
+            order.push((mv, put_off_at));
         }
         let expected = [
-            (moves[0], true),
-            (moves[2], true),
-            (moves[4], true),
-            (moves[1], false),
-            (moves[3], false),
+            (moves[0], None),
+            (moves[2], None),
+            (moves[4], None),
+            (moves[1], Some(2)),
+            (moves[3], Some(4)),
         ];
         assert_eq!(order, expected);
     }

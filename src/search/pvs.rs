@@ -207,19 +207,26 @@ impl Worker<'_> {
         let may_extend = ply < 2 * self.root_depth as usize;
 
         // With several threads, a move (but the first) that another thread is searching right
-        // now is put off to the end of the list.
+        // now is put off to the end of the list. Late-move pruning and reductions go by
+        // `place`, the move's place in the picker's order, so that putting a move off changes
+        // when it is searched but not how deeply (one thread searches exactly as without it).
         let ctl = self.ctl;
         let defers = depth >= DEFER_MIN_DEPTH && ctl.deferral.is_active();
         let mut moves = DeferredMoves::default();
-        while let Some((mv, deferrable)) = moves.next(|| picker.next(&self.pos, self.history)) {
+        let mut picked = 0usize;
+        while let Some((mv, put_off_at)) = moves.next(|| picker.next(&self.pos, self.history)) {
             if mv == excluded {
                 continue;
             }
+            let place = put_off_at.unwrap_or_else(|| {
+                picked += 1;
+                picked
+            });
             if defers
-                && deferrable
+                && put_off_at.is_none()
                 && move_count > 0
                 && ctl.deferral.is_searched_elsewhere(self.thread_id, key, mv)
-                && moves.defer(mv)
+                && moves.defer(mv, place)
             {
                 continue;
             }
@@ -235,8 +242,8 @@ impl Worker<'_> {
             let mut prune_unless_check = false;
             if !in_check && best > -MATE_BOUND {
                 if !is_capture {
-                    let lmr_depth = (depth - 1 - lmr(depth, move_count)).max(0);
-                    prune_unless_check = (move_count > lmp_threshold(depth, improving)
+                    let lmr_depth = (depth - 1 - lmr(depth, place)).max(0);
+                    prune_unless_check = (place > lmp_threshold(depth, improving)
                         && depth <= lmp_max_depth())
                         || (lmr_depth <= futility_max_depth()
                             && !is_mate(alpha)
@@ -293,8 +300,8 @@ impl Worker<'_> {
                 value = -self.search(-beta, -alpha, new_depth, ply + 1, child);
             } else {
                 let mut r = 0;
-                if depth >= lmr_min_depth() && move_count > 1 + pv_node as usize && !is_capture {
-                    r = lmr(depth, move_count);
+                if depth >= lmr_min_depth() && place > 1 + pv_node as usize && !is_capture {
+                    r = lmr(depth, place);
                     r -= pv_node as i32;
                     r += (!improving) as i32;
                     r += kind.is_cut() as i32;
