@@ -88,30 +88,32 @@ impl Drop for Searching<'_> {
 const DEFERRED_KEPT: usize = 32;
 
 /// A node's move source with deferral: the move picker's moves first, then the ones put off,
-/// each with the place the picker gave it.
+/// each with its place in the picker's order.
 #[derive(Default)]
 pub struct DeferredMoves {
     moves: ArrayVec<(Move, usize), DEFERRED_KEPT>,
     next: usize,
+    picked: usize,
     picker_done: bool,
 }
 
 impl DeferredMoves {
     /// The next move to search: from `pick` (the move picker) while it has some, then the
-    /// deferred ones in the order they were put off. The second value is `None` for a move
-    /// from the picker (which may still be deferred) and, for a deferred move, the place it
-    /// was given to [`DeferredMoves::defer`] with.
+    /// deferred ones in the order they were put off. With the move come its place in the
+    /// picker's order (1 for the first picked) and whether it came from the picker now (and so
+    /// may still be deferred).
     #[inline]
-    pub fn next(&mut self, pick: impl FnOnce() -> Option<Move>) -> Option<(Move, Option<usize>)> {
+    pub fn next(&mut self, pick: impl FnOnce() -> Option<Move>) -> Option<(Move, usize, bool)> {
         if !self.picker_done {
             if let Some(mv) = pick() {
-                return Some((mv, None));
+                self.picked += 1;
+                return Some((mv, self.picked, true));
             }
             self.picker_done = true;
         }
         let (mv, place) = *self.moves.get(self.next)?;
         self.next += 1;
-        Some((mv, Some(place)))
+        Some((mv, place, false))
     }
 
     /// Puts `mv`, the picker's `place`-th move, off until the picker is done; false (and
@@ -151,23 +153,19 @@ mod tests {
         let mut picked = moves.clone().into_iter();
         let mut list = DeferredMoves::default();
         let mut order = Vec::new();
-        let mut place = 0;
-        while let Some((mv, put_off_at)) = list.next(|| picked.next()) {
-            if put_off_at.is_none() {
-                place += 1;
-                if mv == moves[1] || mv == moves[3] {
-                    assert!(list.defer(mv, place));
-                    continue;
-                }
+        while let Some((mv, place, from_picker)) = list.next(|| picked.next()) {
+            if from_picker && (mv == moves[1] || mv == moves[3]) {
+                assert!(list.defer(mv, place));
+                continue;
             }
-            order.push((mv, put_off_at));
+            order.push((mv, place, from_picker));
         }
         let expected = [
-            (moves[0], None),
-            (moves[2], None),
-            (moves[4], None),
-            (moves[1], Some(2)),
-            (moves[3], Some(4)),
+            (moves[0], 1, true),
+            (moves[2], 3, true),
+            (moves[4], 5, true),
+            (moves[1], 2, false),
+            (moves[3], 4, false),
         ];
         assert_eq!(order, expected);
     }

@@ -213,17 +213,12 @@ impl Worker<'_> {
         let ctl = self.ctl;
         let defers = depth >= DEFER_MIN_DEPTH && ctl.deferral.is_active();
         let mut moves = DeferredMoves::default();
-        let mut picked = 0usize;
-        while let Some((mv, put_off_at)) = moves.next(|| picker.next(&self.pos, self.history)) {
-            if mv == excluded {
-                continue;
-            }
-            let place = put_off_at.unwrap_or_else(|| {
-                picked += 1;
-                picked
-            });
+        // The excluded move (singular verification) takes no place: the others keep theirs.
+        while let Some((mv, place, from_picker)) = moves.next(|| {
+            std::iter::from_fn(|| picker.next(&self.pos, self.history)).find(|&m| m != excluded)
+        }) {
             if defers
-                && put_off_at.is_none()
+                && from_picker
                 && move_count > 0
                 && ctl.deferral.is_searched_elsewhere(self.thread_id, key, mv)
                 && moves.defer(mv, place)
