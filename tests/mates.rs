@@ -99,7 +99,8 @@ fn engine_reports_the_exact_mate_distance() {
 }
 
 /// Two threads (which put off each other's moves and skip iterations) find the same mates at the
-/// same depth: the parallel search still searches every move.
+/// same depth: the parallel search still searches every move, and the bounds a thread ahead in
+/// depth stores under windows without mates do not hide a faster mate from the others.
 #[test]
 fn a_parallel_search_reports_the_exact_mate_distance() {
     let mut e = Engine::uci();

@@ -6,7 +6,7 @@
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
 use super::history::{piece_to, Continuation, History};
-use super::score::{from_tt, INFINITE, MAX_PLY};
+use super::score::{from_tt, is_mate, INFINITE, MATE_BOUND, MAX_PLY};
 use super::tt::{TranspositionTable, TtEntry};
 use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
@@ -351,6 +351,16 @@ impl<'a> Worker<'a> {
     /// The table's verdict on a node: the stored score (converted to `ply`) when the entry was
     /// searched at least `depth` deep and its bound settles the window (`alpha`, `beta`);
     /// `None` when the node must be searched. Never cuts at PV nodes.
+    ///
+    /// A score that is not a mate does not settle a window whose edge on its side is a mate
+    /// score (an upper bound against an alpha that mates, a lower bound against a beta that is
+    /// mated). Such a score comes from a search under a window without mates, where futility
+    /// pruning dropped quiet moves on the assumption that none of them mates (and reverse
+    /// futility and null move cut on the static evaluation); a search under a mate window does
+    /// none of that, and the entry does not answer its question.
+    /// Trusting it would let a move that mates in 4 hide one that mates in 3: with several
+    /// threads, a thread ahead in depth stores such bounds below the faster mate, and every
+    /// later search of that move fails low against the slower mate's score.
     #[inline(always)]
     pub(super) fn tt_cutoff(
         entry: Option<TtEntry>,
@@ -362,7 +372,11 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let e = entry?;
         let s = from_tt(e.score, ply);
-        (!kind.is_pv() && e.depth >= depth && e.bound.settles(s, alpha, beta)).then_some(s)
+        let window_asks_for_mate =
+            (s <= alpha && alpha >= MATE_BOUND) || (s >= beta && beta <= -MATE_BOUND);
+        let answers = is_mate(s) || !window_asks_for_mate;
+        (!kind.is_pv() && e.depth >= depth && e.bound.settles(s, alpha, beta) && answers)
+            .then_some(s)
     }
 
     /// The key used for the TT, and whether the no-capture state is folded into it: the
@@ -452,10 +466,56 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::limits::SearchLimits;
-    use crate::search::score::{mate_in, MATE_BOUND};
+    use crate::search::score::mate_in;
+    use crate::search::tt::Bound;
     use crate::time::TimeBudget;
     use engine_core::rules::RuleOptions;
     use engine_core::{move_text, RankBase};
+
+    fn entry(score: i32, bound: Bound) -> Option<TtEntry> {
+        Some(TtEntry {
+            mv: Move::NULL,
+            score,
+            eval: 0,
+            depth: 10,
+            bound,
+        })
+    }
+
+    #[test]
+    fn a_score_without_mate_does_not_settle_a_window_that_asks_for_one() {
+        let cut = |score, bound, alpha, beta| {
+            Worker::tt_cutoff(entry(score, bound), 5, 0, alpha, beta, NodeKind::Cut)
+        };
+        let mate = mate_in(9);
+        // Ordinary windows: bounds settle them on their side.
+        assert_eq!(cut(100, Bound::Upper, 200, 201), Some(100));
+        assert_eq!(cut(300, Bound::Lower, 200, 201), Some(300));
+        assert_eq!(cut(100, Bound::Exact, 200, 201), Some(100));
+        // An alpha that mates: only a mate score at or below it settles the node.
+        assert_eq!(cut(100, Bound::Upper, mate, mate + 1), None);
+        assert_eq!(cut(100, Bound::Exact, mate, mate + 1), None);
+        assert_eq!(cut(mate - 2, Bound::Upper, mate, mate + 1), Some(mate - 2));
+        // A beta that is mated: only a mated score at or above it settles the node.
+        assert_eq!(cut(-100, Bound::Lower, -mate - 1, -mate), None);
+        assert_eq!(
+            cut(-mate + 2, Bound::Lower, -mate - 1, -mate),
+            Some(-mate + 2)
+        );
+        // The edge on the other side may be a mate score: a fail high above an ordinary beta
+        // or a fail low below an ordinary alpha still cuts.
+        assert_eq!(cut(300, Bound::Lower, -mate, 200), Some(300));
+        assert_eq!(cut(100, Bound::Upper, 200, mate), Some(100));
+        // Shallower entries and PV nodes never cut.
+        assert_eq!(
+            Worker::tt_cutoff(entry(100, Bound::Upper), 11, 3, 200, 201, NodeKind::Cut),
+            None
+        );
+        assert_eq!(
+            Worker::tt_cutoff(entry(100, Bound::Exact), 5, 3, 0, 201, NodeKind::Pv),
+            None
+        );
+    }
 
     /// Chariot chasing an unprotected horse that shuttles c7-b9 (as in tests/search_rules.rs).
     const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
