@@ -3,6 +3,7 @@
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
 use super::berger;
+use super::clock::TimeControl;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::openings::Opening;
@@ -232,6 +233,17 @@ fn round_robin_jobs(
     jobs
 }
 
+/// How many games of the schedule differ in their engines, colours or opening. Engines that
+/// search to a fixed node count or depth on one thread, and clear what they learnt at each new
+/// game, play the same game again whenever these three repeat.
+fn distinct_games(jobs: &[Job]) -> usize {
+    let mut seen: Vec<(usize, usize, usize)> =
+        jobs.iter().map(|j| (j.red, j.black, j.opening)).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
+}
+
 impl Runner {
     fn opening_for(&self, k: usize) -> usize {
         self.opening_order[k % self.opening_order.len()]
@@ -244,6 +256,25 @@ impl Runner {
             self.games_per_encounter,
             &self.opening_order,
         );
+        let untimed = self.plan.engines.iter().all(|e| {
+            matches!(
+                e.time_control,
+                TimeControl::Nodes(_) | TimeControl::Depth(_)
+            )
+        });
+        let distinct = distinct_games(&jobs);
+        if untimed && distinct < jobs.len() {
+            let warning = format!(
+                "warning: every engine searches to fixed nodes or depth, and the schedule has {} \
+                 games but only {distinct} different pairings of engines, colours and opening: \
+                 one-thread engines that clear their state at each new game play the rest \
+                 again, move for move, and an SPRT or Elo would count them as new evidence. Use \
+                 more openings, or run passes of at most {} rounds at different node counts.",
+                jobs.len(),
+                self.rounds * distinct / jobs.len()
+            );
+            self.bar.suspend(|| eprintln!("{warning}"));
+        }
         self.execute(pool, jobs)
     }
 
@@ -411,6 +442,17 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schedules_longer_than_the_openings_repeat_their_games() {
+        let order: Vec<usize> = (0..5).collect();
+        // Two engines, 5 openings: 5 rounds of pairs are all different, the 6th repeats the 1st.
+        assert_eq!(distinct_games(&round_robin_jobs(2, 5, 2, &order)), 10);
+        assert_eq!(distinct_games(&round_robin_jobs(2, 6, 2, &order)), 10);
+        assert_eq!(distinct_games(&round_robin_jobs(2, 12, 2, &order)), 10);
+        // Single games: each opening once per colour arrangement.
+        assert_eq!(distinct_games(&round_robin_jobs(2, 3, 1, &order)), 3);
+    }
 
     #[test]
     fn round_robin_pairs_share_openings_and_reverse_colours() {
