@@ -3,7 +3,6 @@
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
 use super::berger;
-use super::clock::TimeControl;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::openings::Opening;
@@ -237,11 +236,10 @@ fn round_robin_jobs(
 /// search to a fixed node count or depth on one thread, and clear what they learnt at each new
 /// game, play the same game again whenever these three repeat.
 fn distinct_games(jobs: &[Job]) -> usize {
-    let mut seen: Vec<(usize, usize, usize)> =
-        jobs.iter().map(|j| (j.red, j.black, j.opening)).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.len()
+    jobs.iter()
+        .map(|j| (j.red, j.black, j.opening))
+        .collect::<HashSet<_>>()
+        .len()
 }
 
 impl Runner {
@@ -256,12 +254,7 @@ impl Runner {
             self.games_per_encounter,
             &self.opening_order,
         );
-        let untimed = self.plan.engines.iter().all(|e| {
-            matches!(
-                e.time_control,
-                TimeControl::Nodes(_) | TimeControl::Depth(_)
-            )
-        });
+        let untimed = self.plan.engines.iter().all(|e| !e.time_control.is_timed());
         let distinct = distinct_games(&jobs);
         if untimed && distinct < jobs.len() {
             let warning = format!(
