@@ -6,4 +6,5 @@ mod errors;
 mod failures;
 mod fairy_stockfish;
 mod opening_suite;
+mod replays;
 mod selfplay;

@@ -11,6 +11,7 @@ mod pgn;
 pub(crate) mod play;
 mod pool;
 mod recovery;
+mod repeats;
 mod report;
 mod sprt;
 mod stats;
@@ -91,6 +92,11 @@ struct MatchOptions {
     /// Fixed nodes per move for every engine.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Give node limits a different value in each pass over the openings (within 25% of the
+    /// one given; the first pass keeps it), so that deterministic engines do not replay their
+    /// games when --rounds outruns the opening file.
+    #[arg(long)]
+    vary_nodes: bool,
     /// Fixed depth per move for every engine.
     #[arg(long)]
     depth: Option<u32>,
@@ -246,6 +252,15 @@ impl MatchOptions {
         if engines.len() < 2 {
             return Err("give at least two --engine".into());
         }
+        if self.vary_nodes
+            && !engines
+                .iter()
+                .any(|e| matches!(e.time_control, TimeControl::Nodes(_)))
+        {
+            return Err(
+                "--vary-nodes needs an engine with a node limit (--nodes or nodes=)".into(),
+            );
+        }
         if self.rounds == 0 {
             return Err("--rounds must be at least 1".into());
         }
@@ -326,13 +341,16 @@ impl MatchOptions {
             draw,
             max_moves: self.maxmoves,
         };
-        // The rule set joins the fingerprint only when it is not the default, so that recovery
-        // files written before the option existed still resume.
-        let rule_set_note = if self.rule_set == RuleSet::default() {
+        // The rule set and node variation join the fingerprint only when they are not the
+        // default, so that recovery files written before the options existed still resume.
+        let mut optional_settings = if self.rule_set == RuleSet::default() {
             String::new()
         } else {
             format!(" rule-set {}", self.rule_set.name())
         };
+        if self.vary_nodes {
+            optional_settings.push_str(" vary-nodes");
+        }
         let fingerprint = format!(
             "engines [{}]; format {:?} rounds {} games {}; openings {} ({} positions, {}, seed {}); maxmoves {} repetition {} nocapture {}{}",
             engines
@@ -364,7 +382,7 @@ impl MatchOptions {
             self.maxmoves,
             self.repetition,
             self.nocapture,
-            rule_set_note
+            optional_settings
         );
         Ok(tournament::Plan {
             engines,
@@ -385,6 +403,7 @@ impl MatchOptions {
             event: self.event.clone(),
             fingerprint,
             debug_log: self.debug_log.clone(),
+            vary_nodes: self.vary_nodes,
         })
     }
 }

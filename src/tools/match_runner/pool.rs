@@ -3,11 +3,12 @@
 //! back. Workers block on channels and on engine output; they never poll, so the runner takes no
 //! CPU time from the engines.
 
-use super::clock::Clock;
+use super::clock::{Clock, TimeControl};
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::openings::Opening;
 use super::play::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
+use super::repeats;
 use crossbeam_channel::{Receiver, Sender};
 use engine_core::rules::GameResult;
 use engine_core::Color;
@@ -31,6 +32,9 @@ pub struct Job {
     pub red: usize,
     /// Black's engine index.
     pub black: usize,
+    /// How many jobs before this one in the schedule have the same engines, colours and
+    /// opening (see `repeats`).
+    pub pass: usize,
 }
 
 /// A job and what came of it (`None`: skipped because the run was stopping).
@@ -53,6 +57,21 @@ pub struct PoolShared {
     pub stop: AtomicBool,
     /// Optional protocol log.
     pub log: Option<ProtocolLog>,
+    /// Node limits change from pass to pass of the schedule (`--vary-nodes`).
+    pub vary_nodes: bool,
+}
+
+impl PoolShared {
+    /// The time control of engine `engine` in the game of `job`: its own, with a node limit
+    /// varied by the job's pass when `vary_nodes` is set.
+    pub fn time_control(&self, engine: usize, job: &Job) -> TimeControl {
+        match &self.engines[engine].time_control {
+            TimeControl::Nodes(n) if self.vary_nodes => {
+                TimeControl::Nodes(repeats::varied_nodes(*n, job.pass))
+            }
+            tc => tc.clone(),
+        }
+    }
 }
 
 /// Running worker threads.
@@ -207,11 +226,11 @@ fn play_job(
         &shared.openings[job.opening],
         Seat {
             engine: &mut red,
-            clock: Clock::new(shared.engines[job.red].time_control.clone()),
+            clock: Clock::new(shared.time_control(job.red, job)),
         },
         Seat {
             engine: &mut black,
-            clock: Clock::new(shared.engines[job.black].time_control.clone()),
+            clock: Clock::new(shared.time_control(job.black, job)),
         },
         &shared.settings,
     );

@@ -25,6 +25,10 @@ pub struct SavedGame {
     pub termination: String,
     /// The PGN text as written.
     pub pgn: String,
+    /// The game's moves in ICCS, space-separated, to tell a replayed game (empty in files
+    /// written before they were saved).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub moves: String,
 }
 
 /// One Swiss round's pairings.
@@ -123,6 +127,7 @@ mod tests {
             },
             termination: "checkmate".into(),
             pgn: "[Event \"x\"]\n".into(),
+            moves: "h2e2 h9g7".into(),
         });
         state.swiss_rounds.push(SavedRound {
             games: vec![(0, 1)],
@@ -135,5 +140,14 @@ mod tests {
         std::fs::write(&path, "{not json").unwrap();
         assert!(RecoveryFile::open(&path, "run A").is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn games_saved_without_their_moves_still_load() {
+        let json = r#"{"game_id": 0, "round": 1, "pair_id": null,
+            "outcome": {"white": 0, "black": 1, "white_half_points": 2},
+            "termination": "checkmate", "pgn": ""}"#;
+        let game: SavedGame = serde_json::from_str(json).unwrap();
+        assert_eq!(game.moves, "");
     }
 }

@@ -137,6 +137,15 @@ pub fn final_report(
             .collect();
         let _ = writeln!(out, "Terminations: {}", parts.join(", "));
     }
+    if tally.replayed_games > 0 {
+        let _ = writeln!(
+            out,
+            "Replayed games: {} of {} played the moves of an earlier game with the same engines, \
+             colours and opening; the figures above count each of them as a new game",
+            tally.replayed_games,
+            tally.outcomes.len()
+        );
+    }
     out
 }
 

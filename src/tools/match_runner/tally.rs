@@ -24,6 +24,9 @@ pub struct Tally {
     pub terminations: BTreeMap<String, usize>,
     /// True when games are played in pairs, so the pentanomial model applies.
     pub paired: bool,
+    /// Games that played the moves of an earlier game with the same engines, colours and
+    /// opening (deterministic engines at fixed limits): their results are counted again.
+    pub replayed_games: usize,
 }
 
 impl Tally {

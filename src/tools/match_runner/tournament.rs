@@ -3,6 +3,7 @@
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
 use super::berger;
+use super::clock::TimeControl;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::openings::Opening;
@@ -10,6 +11,7 @@ use super::pgn::{self, EventInfo};
 use super::play::GameSettings;
 use super::pool::{Finished, Job, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
+use super::repeats::{self, ReplayDetector};
 use super::report;
 use super::sprt::{Sprt, SprtDecision};
 use super::swiss::{self, Side, SwissPlayer};
@@ -17,7 +19,7 @@ use super::tally::Tally;
 use super::tiebreak::Outcome;
 use engine_core::rules::GameResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -62,6 +64,8 @@ pub struct Plan {
     pub fingerprint: String,
     /// Protocol log file.
     pub debug_log: Option<PathBuf>,
+    /// Node limits change from pass to pass of the schedule (`--vary-nodes`).
+    pub vary_nodes: bool,
 }
 
 struct Runner {
@@ -80,6 +84,7 @@ struct Runner {
     done: HashSet<usize>,
     bar: ProgressBar,
     stopped_by_sprt: Option<SprtDecision>,
+    replays: ReplayDetector,
 }
 
 /// Runs the plan to the end (or the SPRT decision) and returns the final report.
@@ -157,6 +162,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
         settings: plan.settings,
         stop: std::sync::atomic::AtomicBool::new(false),
         log,
+        vary_nodes: plan.vary_nodes,
     });
     let mut runner = Runner {
         plan: Arc::clone(&shared),
@@ -174,6 +180,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
         done,
         bar,
         stopped_by_sprt: None,
+        replays: ReplayDetector::default(),
     };
     runner.bar.set_message(runner.status_line());
     let pool = Pool::start(plan.concurrency, shared)?;
@@ -223,23 +230,15 @@ fn round_robin_jobs(
                         opening: opening_for(if paired { encounter } else { jobs.len() }),
                         red,
                         black,
+                        pass: 0,
                     });
                 }
                 encounter += 1;
             }
         }
     }
+    repeats::number_passes(&mut jobs);
     jobs
-}
-
-/// How many games of the schedule differ in their engines, colours or opening. Engines that
-/// search to a fixed node count or depth on one thread, and clear what they learnt at each new
-/// game, play the same game again whenever these three repeat.
-fn distinct_games(jobs: &[Job]) -> usize {
-    jobs.iter()
-        .map(|j| (j.red, j.black, j.opening))
-        .collect::<HashSet<_>>()
-        .len()
 }
 
 impl Runner {
@@ -254,15 +253,21 @@ impl Runner {
             self.games_per_encounter,
             &self.opening_order,
         );
-        let untimed = self.plan.engines.iter().all(|e| !e.time_control.is_timed());
-        let distinct = distinct_games(&jobs);
-        if untimed && distinct < jobs.len() {
+        let engines = &self.plan.engines;
+        let untimed = engines.iter().all(|e| !e.time_control.is_timed());
+        let varied = self.plan.vary_nodes
+            && engines
+                .iter()
+                .any(|e| matches!(e.time_control, TimeControl::Nodes(_)));
+        let distinct = repeats::distinct_games(&jobs);
+        if untimed && !varied && distinct < jobs.len() {
             let warning = format!(
                 "warning: every engine searches to fixed nodes or depth, and the schedule has {} \
                  games but only {distinct} different pairings of engines, colours and opening: \
                  one-thread engines that clear their state at each new game play the rest \
                  again, move for move, and an SPRT or Elo would count them as new evidence. Use \
-                 more openings, or run passes of at most {} rounds at different node counts.",
+                 more openings, --vary-nodes, or passes of at most {} rounds at different node \
+                 counts.",
                 jobs.len(),
                 self.rounds * distinct / jobs.len()
             );
@@ -275,6 +280,7 @@ impl Runner {
         let n = self.plan.engines.len();
         let mut players = vec![SwissPlayer::default(); n];
         let mut next_id = 0;
+        let mut scheduled: Vec<Job> = Vec::new();
         for r in 0..self.rounds {
             let round = match self.state.swiss_rounds.get(r) {
                 Some(saved) => saved.clone(),
@@ -304,11 +310,16 @@ impl Runner {
                         opening: self.opening_for(r),
                         red: w,
                         black: b,
+                        pass: 0,
                     };
                     next_id += 1;
                     job
                 })
                 .collect();
+            // Passes count over the whole event, not within a round.
+            scheduled.extend(jobs);
+            repeats::number_passes(&mut scheduled);
+            let jobs = scheduled[scheduled.len() - round.games.len()..].to_vec();
             self.execute(pool, jobs.clone())?;
             // Apply the round to the pairing state.
             for job in &jobs {
@@ -338,11 +349,22 @@ impl Runner {
 
     /// Plays the jobs that are not done yet and handles their results as they come.
     fn execute(&mut self, pool: &Pool, jobs: Vec<Job>) -> Result<(), String> {
+        let saved_moves: HashMap<usize, &str> = self
+            .state
+            .games
+            .iter()
+            .map(|g| (g.game_id, g.moves.as_str()))
+            .collect();
         let mut outstanding = 0;
         for job in jobs {
             if !self.done.contains(&job.game_id) {
                 pool.submit(job);
                 outstanding += 1;
+            } else if let Some(moves) = saved_moves.get(&job.game_id) {
+                // Recovery files written before moves were saved have none to compare.
+                if !moves.is_empty() && self.replays.is_replay(&job, moves) {
+                    self.tally.replayed_games += 1;
+                }
             }
         }
         while outstanding > 0 {
@@ -371,14 +393,13 @@ impl Runner {
             black: job.black,
             white_half_points,
         };
-        let engines = &self.plan.engines;
         let info = EventInfo {
             event: self.event.clone(),
             round: format!("{}.{}", job.round, job.game_id + 1),
             date: self.date.clone(),
             time_controls: (
-                engines[job.red].time_control.to_string(),
-                engines[job.black].time_control.to_string(),
+                self.plan.time_control(job.red, &job).to_string(),
+                self.plan.time_control(job.black, &job).to_string(),
             ),
         };
         let text = pgn::format_game(&record, &info);
@@ -390,6 +411,21 @@ impl Runner {
         let termination = record.termination.id();
         self.tally.add(outcome, job.pair_id, &termination);
         self.done.insert(job.game_id);
+        let moves: Vec<String> = record.moves.iter().map(|m| m.mv.to_string()).collect();
+        let moves = moves.join(" ");
+        if self.replays.is_replay(&job, &moves) {
+            self.tally.replayed_games += 1;
+            if self.tally.replayed_games == 1 {
+                let warning = format!(
+                    "warning: game {} played the moves of an earlier game with the same engines, \
+                     colours and opening: the engines are deterministic at these limits, and \
+                     every such game counts the same result again (the final report counts \
+                     them; --vary-nodes gives each pass over the openings its own node limit)",
+                    job.game_id + 1
+                );
+                self.bar.suspend(|| eprintln!("{warning}"));
+            }
+        }
         self.state.games.push(SavedGame {
             game_id: job.game_id,
             round: job.round,
@@ -397,6 +433,7 @@ impl Runner {
             outcome,
             termination,
             pgn: text,
+            moves,
         });
         self.save()?;
         let line = format!(
@@ -440,11 +477,29 @@ mod tests {
     fn schedules_longer_than_the_openings_repeat_their_games() {
         let order: Vec<usize> = (0..5).collect();
         // Two engines, 5 openings: 5 rounds of pairs are all different, the 6th repeats the 1st.
-        assert_eq!(distinct_games(&round_robin_jobs(2, 5, 2, &order)), 10);
-        assert_eq!(distinct_games(&round_robin_jobs(2, 6, 2, &order)), 10);
-        assert_eq!(distinct_games(&round_robin_jobs(2, 12, 2, &order)), 10);
+        assert_eq!(
+            repeats::distinct_games(&round_robin_jobs(2, 5, 2, &order)),
+            10
+        );
+        assert_eq!(
+            repeats::distinct_games(&round_robin_jobs(2, 6, 2, &order)),
+            10
+        );
+        assert_eq!(
+            repeats::distinct_games(&round_robin_jobs(2, 12, 2, &order)),
+            10
+        );
         // Single games: each opening once per colour arrangement.
-        assert_eq!(distinct_games(&round_robin_jobs(2, 3, 1, &order)), 3);
+        assert_eq!(
+            repeats::distinct_games(&round_robin_jobs(2, 3, 1, &order)),
+            3
+        );
+        // Each game knows its pass over the pairings: rounds 6-10 are the second, 11-12 the third.
+        let jobs = round_robin_jobs(2, 12, 2, &order);
+        let passes: Vec<usize> = jobs.iter().map(|j| j.pass).collect();
+        assert_eq!(passes[..10], [0; 10]);
+        assert_eq!(passes[10..20], [1; 10]);
+        assert_eq!(passes[20..], [2; 4]);
     }
 
     #[test]
