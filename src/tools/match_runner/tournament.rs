@@ -3,7 +3,6 @@
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
 use super::berger;
-use super::clock::TimeControl;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::openings::Opening;
@@ -64,7 +63,8 @@ pub struct Plan {
     pub fingerprint: String,
     /// Protocol log file.
     pub debug_log: Option<PathBuf>,
-    /// Node limits change from pass to pass of the schedule (`--vary-nodes`).
+    /// Node limits change from pass to pass of the schedule (`--vary-nodes`; the plan has
+    /// an engine with a node limit whenever this is set).
     pub vary_nodes: bool,
 }
 
@@ -253,14 +253,9 @@ impl Runner {
             self.games_per_encounter,
             &self.opening_order,
         );
-        let engines = &self.plan.engines;
-        let untimed = engines.iter().all(|e| !e.time_control.is_timed());
-        let varied = self.plan.vary_nodes
-            && engines
-                .iter()
-                .any(|e| matches!(e.time_control, TimeControl::Nodes(_)));
+        let untimed = self.plan.engines.iter().all(|e| !e.time_control.is_timed());
         let distinct = repeats::distinct_games(&jobs);
-        if untimed && !varied && distinct < jobs.len() {
+        if untimed && !self.plan.vary_nodes && distinct < jobs.len() {
             let warning = format!(
                 "warning: every engine searches to fixed nodes or depth, and the schedule has {} \
                  games but only {distinct} different pairings of engines, colours and opening: \
