@@ -2,7 +2,8 @@
 # Time to depth of the lazy SMP: rounds of one 1-thread `cotuong bench` run followed by RUNS
 # runs with THREADS threads, on the 52 bench positions; then the mean times, the speed-up and the
 # node ratio. Machine speed drifts from minute to minute on shared machines, so the runs of the
-# two thread counts alternate within each round instead of running in two blocks.
+# two thread counts alternate within each round instead of running in two blocks. The times are
+# bench's "Search time", which leaves out the table clear before each position.
 # See bench/smp/README.md.
 #
 # Settings (environment variables):
@@ -53,10 +54,10 @@ run() {
         exit 2
     }
     local ms nodes
-    ms=$(awk -F: '/^Total time/ {gsub(/ /, "", $2); print $2}' <<<"$log")
+    ms=$(awk -F: '/^Search time/ {gsub(/ /, "", $2); print $2}' <<<"$log")
     nodes=$(awk -F: '/^Nodes searched/ {gsub(/ /, "", $2); print $2}' <<<"$log")
     if [[ -z $ms || -z $nodes ]]; then
-        echo "error: no 'Total time' or 'Nodes searched' line in the output of cotuong bench" >&2
+        echo "error: no 'Search time' or 'Nodes searched' line in the output of cotuong bench" >&2
         exit 2
     fi
     echo "$threads $ms $nodes" >>"$results"
