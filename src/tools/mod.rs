@@ -2,9 +2,10 @@
 //! (`cotuong judge`), analysis of positions and games (`cotuong analyze`), the engine-versus-
 //! engine match runner (`cotuong match`), self-play data (`cotuong datagen`), SPSA tuning of
 //! the search's constants (`cotuong tune`), reading game files in any notation and encoding
-//! (`pgn_file`), progress bars (`progress_bar`), Ctrl-C for the long jobs (`interrupt`) and
-//! writing output files whole (`output_file`). They live in the binary only, so their
-//! dependencies (progress bars, JSON, plotting) stay out of the library.
+//! (`pgn_file`), progress bars (`progress_bar`), the frame of the SVG charts (`svg_chart`),
+//! Ctrl-C for the long jobs (`interrupt`) and writing output files whole (`output_file`). They
+//! live in the binary only, so their dependencies (progress bars, JSON, plotting) stay out of
+//! the library.
 
 pub mod analyze;
 pub mod datagen;
@@ -14,4 +15,5 @@ pub mod match_runner;
 pub mod output_file;
 pub mod pgn_file;
 pub mod progress_bar;
+pub mod svg_chart;
 pub mod tune;

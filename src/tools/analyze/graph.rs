@@ -6,11 +6,14 @@ use plotters::prelude::*;
 
 use super::game_review::GameReview;
 use super::judgement::Judgement;
+use crate::tools::svg_chart::{self, Frame};
 
 /// Scores beyond this many pawns either way are drawn at the edge.
 pub const SCORE_LIMIT: f64 = 10.0;
 /// Picture size in pixels.
 const SIZE: (u32, u32) = (900, 360);
+/// Width of the vertical axis' label area in pixels.
+const Y_LABEL_AREA: u32 = 44;
 /// Radius of a judged move's dot.
 const DOT_RADIUS: i32 = 4;
 /// Colours: Red's advantage above the axis, Black's below, and the judgements.
@@ -29,16 +32,6 @@ fn colour(j: Judgement) -> RGBColor {
 
 /// The SVG text of the graph of `review`, titled `title`.
 pub fn svg(review: &GameReview, title: &str) -> Result<String, String> {
-    let mut text = String::new();
-    draw(review, title, &mut text).map_err(|e| format!("cannot draw the graph: {e}"))?;
-    Ok(text)
-}
-
-fn draw(
-    review: &GameReview,
-    title: &str,
-    text: &mut String,
-) -> Result<(), Box<dyn std::error::Error>> {
     let points: Vec<(f64, f64)> = review
         .scores
         .iter()
@@ -46,44 +39,37 @@ fn draw(
         .map(|(ply, s)| (ply as f64, s.pawns_capped(SCORE_LIMIT)))
         .collect();
     let last_ply = (points.len().max(2) - 1) as f64;
-    let root = SVGBackend::with_string(text, SIZE).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(32)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0.0..last_ply, -SCORE_LIMIT..SCORE_LIMIT)?;
-    chart
-        .configure_mesh()
-        .x_desc("ply")
-        .y_desc("score (pawns, Red's view)")
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
-    chart.draw_series(AreaSeries::new(
-        points.iter().copied(),
-        0.0,
-        RED_SIDE.mix(0.25),
-    ))?;
-    chart.draw_series(LineSeries::new(
-        points.iter().copied(),
-        RED_SIDE.stroke_width(2),
-    ))?;
-    chart.draw_series(LineSeries::new(
-        [(0.0, 0.0), (last_ply, 0.0)],
-        BLACK.mix(0.6),
-    ))?;
-    chart.draw_series(review.moves.iter().filter_map(|m| {
-        let j = m.judgement?;
-        let y = m.score.pawns_capped(SCORE_LIMIT);
-        Some(Circle::new(
-            (m.ply as f64, y),
-            DOT_RADIUS,
-            colour(j).filled(),
-        ))
-    }))?;
-    root.present()?;
-    drop(chart);
-    drop(root);
-    Ok(())
+    let frame = Frame {
+        title,
+        size: SIZE,
+        y_label_area: Y_LABEL_AREA,
+        x: (0.0..last_ply, "ply"),
+        y: (-SCORE_LIMIT..SCORE_LIMIT, "score (pawns, Red's view)"),
+        legend: false,
+    };
+    svg_chart::svg(frame, "graph", |chart| {
+        chart.draw_series(AreaSeries::new(
+            points.iter().copied(),
+            0.0,
+            RED_SIDE.mix(0.25),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            points.iter().copied(),
+            RED_SIDE.stroke_width(2),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            [(0.0, 0.0), (last_ply, 0.0)],
+            BLACK.mix(0.6),
+        ))?;
+        chart.draw_series(review.moves.iter().filter_map(|m| {
+            let j = m.judgement?;
+            let y = m.score.pawns_capped(SCORE_LIMIT);
+            Some(Circle::new(
+                (m.ply as f64, y),
+                DOT_RADIUS,
+                colour(j).filled(),
+            ))
+        }))?;
+        Ok(())
+    })
 }

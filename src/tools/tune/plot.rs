@@ -7,30 +7,19 @@ use plotters::prelude::*;
 
 use super::spsa::Parameter;
 use super::trajectory::Row;
+use crate::tools::svg_chart::{self, Frame};
 
 /// Picture size in pixels.
 const SIZE: (u32, u32) = (1000, 560);
+/// Width of the vertical axis' label area in pixels.
+const Y_LABEL_AREA: u32 = 48;
 /// The vertical axis covers at least this many steps either way.
 const MIN_HALF_RANGE: f64 = 1.0;
+/// Room left above and below the farthest estimate, as a share of the range.
+const RANGE_HEADROOM: f64 = 1.05;
 
 /// The SVG text of the trajectory `rows` of `parameters`.
 pub fn svg(parameters: &[Parameter], rows: &[Row], title: &str) -> Result<String, String> {
-    let mut text = String::new();
-    draw(parameters, rows, title, &mut text).map_err(|e| format!("cannot draw the plot: {e}"))?;
-    Ok(text)
-}
-
-/// Parameter `p`'s estimate `v` in steps from its default.
-fn in_steps(p: &Parameter, v: f64) -> f64 {
-    (v - f64::from(p.tunable.default)) / p.tunable.step
-}
-
-fn draw(
-    parameters: &[Parameter],
-    rows: &[Row],
-    title: &str,
-    text: &mut String,
-) -> Result<(), Box<dyn std::error::Error>> {
     let last = rows.last().map_or(1, |r| r.iteration).max(1) as f64;
     let half_range = rows
         .iter()
@@ -41,44 +30,36 @@ fn draw(
                 .map(|(v, p)| in_steps(p, *v).abs())
         })
         .fold(MIN_HALF_RANGE, f64::max)
-        * 1.05;
-    let root = SVGBackend::with_string(text, SIZE).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0.0..last, -half_range..half_range)?;
-    chart
-        .configure_mesh()
-        .x_desc("iteration (game pair)")
-        .y_desc("estimate − default, in steps")
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
-    for (i, p) in parameters.iter().enumerate() {
-        let colour = Palette99::pick(i);
-        let points = std::iter::once((0.0, 0.0)).chain(
-            rows.iter()
-                .filter_map(|r| Some((r.iteration as f64, in_steps(p, *r.values.get(i)?)))),
-        );
-        chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
-            .label(p.tunable.name)
-            .legend(move |(x, y)| {
-                PathElement::new([(x, y), (x + 16, y)], Palette99::pick(i).stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    root.present()?;
-    drop(chart);
-    drop(root);
-    Ok(())
+        * RANGE_HEADROOM;
+    let frame = Frame {
+        title,
+        size: SIZE,
+        y_label_area: Y_LABEL_AREA,
+        x: (0.0..last, "iteration (game pair)"),
+        y: (-half_range..half_range, "estimate − default, in steps"),
+        legend: true,
+    };
+    svg_chart::svg(frame, "plot", |chart| {
+        for (i, p) in parameters.iter().enumerate() {
+            let points =
+                std::iter::once((0.0, 0.0))
+                    .chain(rows.iter().filter_map(|r| {
+                        Some((r.iteration as f64, in_steps(p, *r.values.get(i)?)))
+                    }));
+            chart
+                .draw_series(LineSeries::new(points, Palette99::pick(i).stroke_width(2)))?
+                .label(p.tunable.name)
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 16, y)], Palette99::pick(i).stroke_width(2))
+                });
+        }
+        Ok(())
+    })
+}
+
+/// Parameter `p`'s estimate `v` in steps from its default.
+fn in_steps(p: &Parameter, v: f64) -> f64 {
+    (v - f64::from(p.tunable.default)) / p.tunable.step
 }
 
 #[cfg(test)]
