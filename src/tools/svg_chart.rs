@@ -90,31 +90,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn frames_the_series_with_title_and_axis_descriptions() {
-        let frame = Frame {
+    fn frames_the_series_with_title_axis_descriptions_and_legend() {
+        let frame = |legend| Frame {
             title: "a title",
             size: (400, 300),
             y_label_area: 40,
             x: (0.0..10.0, "the horizontal measure"),
             y: (-1.0..1.0, "the vertical measure"),
-            legend: true,
+            legend,
         };
-        let text = svg(frame, "test chart", |chart| {
+        let labelled_line = |chart: &mut Chart<'_, '_>| -> Result<(), Box<dyn Error>> {
             chart
                 .draw_series(LineSeries::new([(0.0, 0.0), (10.0, 0.5)], RED))?
                 .label("a series name")
                 .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], RED));
             Ok(())
-        })
-        .expect("drawn");
+        };
+        let text = svg(frame(true), "test chart", labelled_line).expect("drawn");
         assert!(text.starts_with("<svg"), "{}", &text[..40.min(text.len())]);
         for part in [
             "a title",
             "the horizontal measure",
             "the vertical measure",
+            "a series name",
             "polyline",
         ] {
             assert!(text.contains(part), "{part} missing");
         }
+        let text = svg(frame(false), "test chart", labelled_line).expect("drawn");
+        assert!(!text.contains("a series name"), "no legend asked for");
     }
 }
