@@ -66,10 +66,12 @@ pub fn budget(limits: &SearchLimits, overhead_ms: u64) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::default();
     }
+    // A fixed time per move is a request to think that long (UCI: "search exactly x
+    // mseconds"): no soft limit, so a stable best move does not end the search early.
     if let Some(mt) = limits.movetime_ms {
         let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(MIN_THINK_MS));
         return TimeBudget {
-            soft: Some(t),
+            soft: None,
             hard: Some(t),
         };
     }
@@ -251,7 +253,20 @@ mod tests {
             movetime_ms: Some(500),
             ..SearchLimits::default()
         };
-        assert_eq!(budget(&l, 30).hard, Some(Duration::from_millis(470)));
+        let b = budget(&l, 30);
+        assert_eq!(b.hard, Some(Duration::from_millis(470)));
+        // The whole time is used: no iteration boundary stops the search, however stable.
+        assert_eq!(b.soft, None);
+        let mut tm = TimeManager::new(&l, b);
+        for depth in 1..20 {
+            let elapsed = Some(Duration::from_millis(460));
+            assert!(!tm.stop_after_iteration(depth, Move::NULL, 0, 20, 1000, || elapsed));
+        }
+        assert!(tm.must_abort(
+            CLOCK_CHECK_INTERVAL,
+            || 0,
+            || Some(Duration::from_millis(470))
+        ));
         let l = SearchLimits {
             infinite: true,
             ..SearchLimits::default()
