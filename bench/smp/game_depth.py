@@ -26,19 +26,28 @@ import sys
 
 MOVE = re.compile(r"[A-I]\d-[A-I]\d")
 COMMENT = re.compile(r"\{[^}]*\}")
+# A game without a FEN tag starts from the initial position (the match runner writes the tag
+# only for other starts).
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 
 def read_games(path, limit):
     """(start FEN, moves in engine notation) of the first `limit` games of a match PGN."""
-    games = []
+    games = []  # [start FEN, move text] per game
     with open(path, encoding="utf-8") as pgn:
         for line in pgn:
-            if line.startswith("[FEN "):
-                games.append((line.split('"')[1], []))
+            if line.startswith("[Event "):
+                games.append([START_FEN, ""])
+            elif line.startswith("[FEN ") and games:
+                games[-1][0] = line.split('"')[1]
             elif games and not line.startswith("["):
-                text = COMMENT.sub(" ", line)
-                games[-1][1].extend(m.replace("-", "").lower() for m in MOVE.findall(text))
-    return games[:limit]
+                games[-1][1] += line
+    # Comments (the engines' scores and the result's reason) may wrap over lines: strip them
+    # from a game's whole text.
+    return [
+        (fen, [m.replace("-", "").lower() for m in MOVE.findall(COMMENT.sub(" ", text))])
+        for fen, text in games[:limit]
+    ]
 
 
 class Engine:
@@ -121,7 +130,7 @@ def main():
     except OSError as err:
         sys.exit(f"error: cannot read {args.pgn}: {err.strerror}")
     if not games:
-        sys.exit(f"error: no games with a FEN tag in {args.pgn}")
+        sys.exit(f"error: no games in {args.pgn}")
     engines = [Engine(args.engine, spec, args.hash) for spec in args.configs]
     turn = 0
     for number, (fen, moves) in enumerate(games):
