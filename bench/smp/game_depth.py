@@ -101,6 +101,10 @@ class Engine:
         for line in self.proc.stdout:
             if line.startswith("info depth"):
                 fields = line.split()
+                # Only a line of a completed iteration counts: a `currmove` line (after 3 s)
+                # has no nodes, and a bound line (after 2 s) is of an iteration still running.
+                if "nodes" not in fields or "lowerbound" in fields or "upperbound" in fields:
+                    continue
                 depth = int(fields[2])
                 nodes = int(fields[fields.index("nodes") + 1])
             elif line.startswith("info string error"):
@@ -147,6 +151,9 @@ def main():
         print(f"game {number + 1}/{len(games)}: mean depth {summary}", flush=True)
     for engine in engines:
         engine.quit()
+        if not engine.depths:
+            print(f"{engine.name}: no position searched (the games have no moves)")
+            continue
         print(
             f"{engine.name}: {len(engine.depths)} positions, decision depth "
             f"{statistics.mean(engine.depths):.3f}, nodes {statistics.mean(engine.nodes):.0f}"
