@@ -13,6 +13,7 @@ pub mod perft;
 pub mod pgn;
 mod piece;
 mod position;
+pub mod rng;
 pub mod rules;
 mod square;
 pub mod zobrist;
@@ -24,4 +25,5 @@ pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, Unk
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
+pub use rng::SplitMix64;
 pub use square::Square;

@@ -8,10 +8,10 @@
 //!   limit, SCReLU output weights reach `±i16::MAX / QA`), to prove the kernels exact at their
 //!   bounds.
 
-use crate::data::rng::SplitMix64;
 use crate::features::{FeatureSet, OutputBuckets};
 use crate::format::{Architecture, NetFile, NetHeader};
 use crate::network::max_screlu_output_weight;
+use engine_core::SplitMix64;
 
 /// The generator of the synthetic nets and test games: [`SplitMix64`], with a modulo `below`
 /// (kept so that a seed gives the same nets and games as before).

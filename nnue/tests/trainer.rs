@@ -3,7 +3,7 @@
 //! documented file semantics.
 
 use engine_core::Position;
-use nnue::data::rng::SplitMix64;
+use engine_core::SplitMix64;
 use nnue::data::{synthetic, Filters, Game, PackedPosition};
 use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};

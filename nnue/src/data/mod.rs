@@ -85,7 +85,6 @@ mod outcome;
 mod packed;
 mod reader;
 mod record;
-pub mod rng;
 mod score;
 pub mod synthetic;
 

@@ -6,9 +6,9 @@
 
 use super::outcome::Termination;
 use super::record::{Game, GameRecord};
-use super::rng::SplitMix64;
 use super::score::Score;
 use engine_core::rules::{GameResult, RuleOptions};
+use engine_core::SplitMix64;
 use engine_core::{PieceKind, Position};
 
 /// Material values in engine units, indexed by [`PieceKind::index`].

@@ -2,10 +2,10 @@
 //! split by game.
 
 use super::error::TrainError;
-use crate::data::rng::SplitMix64;
 use crate::data::{FilterStats, Filters, Game, GameReader, PackedPosition};
 use crate::features::OutputBuckets;
 use crate::format::fnv1a64;
+use engine_core::SplitMix64;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -6,10 +6,10 @@
 //! output biases), so the optimiser and the gradient buffers treat them alike.
 
 use super::args::Activation;
-use crate::data::rng::SplitMix64;
 use crate::data::PackedPosition;
 use crate::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
 use engine_core::Position;
+use engine_core::SplitMix64;
 use std::ops::Range;
 
 /// Width of the fixed-order partial sums in dot products: the summation order is part of the

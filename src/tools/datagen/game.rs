@@ -4,8 +4,8 @@
 use super::adjudication::Adjudication;
 use cotuong::game::Game;
 use engine_core::rules::{GameResult, RuleOptions};
+use engine_core::SplitMix64;
 use engine_core::{Move, Position};
-use nnue::data::rng::SplitMix64;
 use nnue::data::Termination;
 
 /// A move with its search score (side to move's point of view, engine units).

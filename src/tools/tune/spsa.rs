@@ -9,7 +9,7 @@
 //! the end; then `c = c_end · N^γ` and `a = r_end · c_end² · (A + N)^α`.
 
 use cotuong::tunable::Tunable;
-use nnue::data::rng::SplitMix64;
+use engine_core::SplitMix64;
 
 /// Settings of a run, shared by all parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,6 +1,6 @@
-//! A seeded pseudo-random generator (splitmix64) for synthetic games, shuffling and weight
-//! initialisation: a few lines whose output never changes with a crate update, so a seed
-//! reproduces the same bytes forever.
+//! A seeded pseudo-random generator (splitmix64) for synthetic games, shuffling, weight
+//! initialisation, openings and weakened play: a few lines whose output never changes with a
+//! crate update, so a seed reproduces the same bytes forever.
 
 /// splitmix64 (Steele, Lea and Flood, 2014): a 64-bit state advanced by a constant, then mixed.
 #[derive(Clone, Debug)]
