@@ -6,8 +6,7 @@
 
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::limits::SearchLimits;
-use crate::search::{SearchOptions, Searcher};
+use crate::search::{SearchRequest, Searcher};
 use engine_core::Position;
 use std::io::Write;
 use std::time::Instant;
@@ -71,11 +70,10 @@ pub fn run(
     let mut searcher =
         Searcher::new(config.hash_mb, config.threads.max(1)).map_err(std::io::Error::other)?;
     searcher.set_evaluator(evaluator);
-    let limits = SearchLimits {
+    let request = SearchRequest {
         depth: Some(config.depth.clamp(1, 100) as i32),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
-    let options = SearchOptions::default();
     let start = Instant::now();
     let mut total = 0u64;
     let mut searching = std::time::Duration::ZERO;
@@ -88,7 +86,7 @@ pub fn run(
         })?;
         searcher.clear();
         let position_start = Instant::now();
-        let searched = searcher.search(&Game::new(pos), &limits, &options, &mut |_| {});
+        let searched = searcher.search(&Game::new(pos), &request, &mut |_| {});
         let position_time = position_start.elapsed();
         searching += position_time;
         let Some(r) = searched else {

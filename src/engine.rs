@@ -9,15 +9,14 @@
 
 use crate::eval::{self, nnue::NetSource};
 use crate::game::Game;
-use crate::limits::{SearchLimits, SideClock};
 use crate::options::{Effect, OptionError, Options};
-use crate::search::score::{is_mate, mated_in, MATE_BOUND};
-use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{self, SearchControl, SearchOptions, Searcher};
+use crate::search::{
+    self, is_mate, mated_in, Bound, SearchControl, SearchRequest, Searcher, TranspositionTable,
+    MATE_BOUND,
+};
 use crate::strength::Strength;
 use engine_core::rules::Verdict;
-use engine_core::SplitMix64;
-use engine_core::{Color, FenWarnings, Move, Position, RankBase};
+use engine_core::{FenWarnings, Move, Position, RankBase, SplitMix64};
 use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,7 +40,7 @@ const DRAW_OFFER_MIN_DEPTH: i32 = 10;
 /// How often a held best move (infinite / ponder search) polls for `stop` or `ponderhit`.
 const HOLD_POLL: Duration = Duration::from_millis(1);
 /// Deepest `depth` a `go` may ask for (plies).
-const MAX_GO_DEPTH: u32 = 120;
+const MAX_GO_DEPTH: i32 = 120;
 
 /// What the engine proposes along with its move, for protocols that carry it (UCCI).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,42 +92,6 @@ pub enum SetOptionError {
     Unknown(String),
     /// Refused: a bad value, or a change that cannot happen now.
     Refused(String),
-}
-
-/// The side to move's clock, or both sides' (the engine takes the side to move's).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Clocks {
-    /// Red's clock.
-    pub red: Option<SideClock>,
-    /// Black's clock.
-    pub black: Option<SideClock>,
-    /// The side to move's clock, whichever side that is; preferred over `red`/`black`.
-    pub side_to_move: Option<SideClock>,
-}
-
-/// A `go`, in typed form: times in milliseconds, move text with its rank numbering.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoRequest {
-    /// Ponder search: no clock until `ponderhit`, the answer held until then.
-    pub ponder: bool,
-    /// The opponent offers a draw.
-    pub draw_offered: bool,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Depth limit; 0 means no search: report the static evaluation.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Mate in at most this many moves.
-    pub mate: Option<u32>,
-    /// Fixed time for this move (ms).
-    pub movetime_ms: Option<u64>,
-    /// Clocks.
-    pub clocks: Clocks,
-    /// Search only these moves (text; those that do not parse are reported and skipped).
-    pub searchmoves: Vec<String>,
-    /// Rank numbering of `searchmoves`.
-    pub notation: RankBase,
 }
 
 /// A transposition-table entry as `probe` reports it.
@@ -485,36 +448,27 @@ impl Engine {
         }
     }
 
-    /// The search limits of a `go` (times already in milliseconds).
-    fn limits(&self, g: &GoRequest) -> SearchLimits {
-        let own = match self.game.position().side_to_move() {
-            Color::Red => g.clocks.red,
-            Color::Black => g.clocks.black,
-        };
-        let mut l = SearchLimits {
-            depth: g.depth.map(|d| d.clamp(1, MAX_GO_DEPTH) as i32),
-            nodes: g.nodes,
-            soft_nodes: None,
-            mate: g.mate,
-            movetime_ms: g.movetime_ms,
-            clock: g.clocks.side_to_move.or(own),
-            infinite: g.infinite,
-            ponder: g.ponder,
-        };
-        let has_limit = l.depth.is_some()
-            || l.nodes.is_some()
-            || l.mate.is_some()
-            || l.movetime_ms.is_some()
-            || l.clock.is_some();
-        if !has_limit && !l.ponder {
-            l.infinite = true;
+    /// The request as the search runs it: a depth within range, and without any limit a search
+    /// until `stop` (a ponder search waits for `ponderhit` instead).
+    fn completed(mut request: SearchRequest) -> SearchRequest {
+        request.depth = request.depth.map(|d| d.clamp(1, MAX_GO_DEPTH));
+        let has_limit = request.depth.is_some()
+            || request.nodes.is_some()
+            || request.mate.is_some()
+            || request.movetime_ms.is_some()
+            || request.clock.is_some();
+        if !has_limit && !request.ponder {
+            request.infinite = true;
         }
-        l
+        request
     }
 
-    /// Starts a search (or answers at once when there is nothing to search); its output comes
-    /// as events. Refused while another search runs.
-    pub fn go(&mut self, g: GoRequest) -> Result<(), String> {
+    /// Starts a search as `request` asks (or answers at once when there is nothing to search);
+    /// its output comes as events. `draw_offered`: the opponent offers a draw. `depth` 0 means
+    /// no search: the static evaluation is reported. The search's lines, rules and move
+    /// overhead are the engine's options; `request.root_moves` (those legal and not banned)
+    /// restrict the root moves when any of them is legal. Refused while another search runs.
+    pub fn go(&mut self, request: SearchRequest, draw_offered: bool) -> Result<(), String> {
         self.idle_for("go")?;
         self.report_root_verdict();
         let pos = self.game.position();
@@ -524,39 +478,30 @@ impl Engine {
             .copied()
             .filter(|m| !self.banned.contains(m))
             .collect();
-        if !g.searchmoves.is_empty() {
-            let mut only = Vec::new();
-            for t in &g.searchmoves {
-                match pos.parse_move(t, g.notation) {
-                    Ok(m) => only.push(m),
-                    Err(e) => (self.listener)(Event::Error(format!("searchmoves: {e}"))),
-                }
-            }
-            if !only.is_empty() {
-                root.retain(|m| only.contains(m));
-            }
+        if let Some(only) = request.root_moves.as_ref().filter(|only| !only.is_empty()) {
+            root.retain(|m| only.contains(m));
         }
         if root.is_empty() {
             (self.listener)(Event::NoMove { score: mated_in(0) });
             return Ok(());
         }
-        if g.depth == Some(0) {
+        if request.depth == Some(0) {
             let score = self.static_eval();
             (self.listener)(Event::StaticEval { score });
             return Ok(());
         }
         // Analysis (`go infinite`) always gets full strength.
-        let strength = if g.infinite {
+        let strength = if request.infinite {
             Strength::FULL
         } else {
             self.options.strength()
         };
-        let limits = strength.limit(&self.limits(&g));
-        let options = SearchOptions {
+        let request = SearchRequest {
             multipv: strength.lines(self.options.multipv),
             rules: self.options.rules.clone(),
             move_overhead_ms: self.options.move_overhead_ms,
             root_moves: Some(root),
+            ..strength.limit(&Self::completed(request))
         };
         let choice = MoveChoice {
             strength,
@@ -567,24 +512,18 @@ impl Engine {
                 self.rng.unit_f64()
             },
         };
-        self.spawn_search(limits, options, g.draw_offered, choice);
+        self.spawn_search(request, draw_offered, choice);
         Ok(())
     }
 
     /// Runs the search on its own thread; the thread sends the best move (held until `stop` or
     /// `ponderhit` for infinite and ponder searches) and hands the searcher back.
-    fn spawn_search(
-        &mut self,
-        limits: SearchLimits,
-        options: SearchOptions,
-        draw: bool,
-        choice: MoveChoice,
-    ) {
+    fn spawn_search(&mut self, request: SearchRequest, draw: bool, choice: MoveChoice) {
         self.join_search();
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
-        let ctl = Arc::new(searcher.new_control(limits.ponder));
+        let ctl = Arc::new(searcher.new_control(request.ponder));
         let tt = Arc::clone(searcher.table());
         let draw_offered = Arc::new(AtomicBool::new(draw));
         let game = self.game.clone();
@@ -605,11 +544,10 @@ impl Engine {
                         listener(Event::Info(info.clone()))
                     }
                 };
-                let result =
-                    searcher.search_controlled(&game, &limits, &options, &ctl2, &mut on_info);
+                let result = searcher.search_controlled(&game, &request, &ctl2, &mut on_info);
                 // An infinite or ponder search holds its answer until stop / ponderhit.
                 while !ctl2.stop_requested.load(Ordering::SeqCst)
-                    && (limits.waits_for_stop() || ctl2.pondering.load(Ordering::SeqCst))
+                    && (request.waits_for_stop() || ctl2.pondering.load(Ordering::SeqCst))
                 {
                     std::thread::sleep(HOLD_POLL);
                 }

@@ -23,9 +23,7 @@
 //! UCCI `knowledge` caps the effort and `randomness` the choice. Where several apply, the weakest
 //! wins (see `Options::strength`).
 
-use crate::limits::SearchLimits;
-use crate::search::score::INFINITE;
-use crate::search::worker::RootMove;
+use crate::search::{RootMove, SearchRequest, INFINITE};
 
 /// The level of full strength: no limit, always the best move.
 pub const FULL_LEVEL: f64 = 20.0;
@@ -116,10 +114,10 @@ impl Strength {
         }
     }
 
-    /// `limits` with this strength's node limit added (the smaller one wins if a soft node limit
-    /// is already set).
-    pub fn limit(&self, limits: &SearchLimits) -> SearchLimits {
-        let mut l = limits.clone();
+    /// `request` with this strength's node limit added (the smaller one wins if a soft node
+    /// limit is already set).
+    pub fn limit(&self, request: &SearchRequest) -> SearchRequest {
+        let mut l = request.clone();
         if let Some(n) = soft_nodes(self.effort) {
             l.soft_nodes = Some(l.soft_nodes.map_or(n, |m| m.min(n)));
         }
@@ -244,9 +242,9 @@ mod tests {
         let full = Strength::FULL;
         assert!(full.is_full() && Strength::level(20.0).is_full());
         assert!(!Strength::level(19.5).is_full());
-        let limits = SearchLimits {
+        let limits = SearchRequest {
             depth: Some(7),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         };
         let same = full.limit(&limits);
         assert_eq!((same.depth, same.soft_nodes), (Some(7), None));
@@ -271,9 +269,9 @@ mod tests {
         let weak = Strength::level(5.0);
         assert_eq!(weak.lines(1), CANDIDATE_LINES);
         assert_eq!(weak.lines(8), 8);
-        let l = weak.limit(&SearchLimits {
+        let l = weak.limit(&SearchRequest {
             soft_nodes: Some(50),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         });
         assert_eq!(l.soft_nodes, Some(50), "the smaller limit wins");
     }

@@ -13,9 +13,7 @@
 //! not count on the cycle being forbidden where it is not.
 
 use cotuong::game::Game;
-use cotuong::limits::SearchLimits;
-use cotuong::search::score::{mate_in, mated_in, DRAW};
-use cotuong::search::{SearchOptions, SearchResult, Searcher};
+use cotuong::search::{mate_in, mated_in, SearchRequest, SearchResult, Searcher, DRAW};
 use engine_core::rules::{adjudicate, GameResult, RuleOptions, RuleSet};
 use engine_core::{move_text, Color, Move, Position, RankBase};
 
@@ -337,18 +335,15 @@ fn search_game(
 ) -> SearchResult {
     let game = Game::from_moves(start.clone(), history).expect("legal history");
     let mut searcher = Searcher::new(4, 1).expect("a searcher");
-    let limits = SearchLimits {
+    let request = SearchRequest {
         depth: Some(depth),
-        ..SearchLimits::default()
-    };
-    let search_options = SearchOptions {
         multipv,
         rules: options.clone(),
         root_moves,
-        ..SearchOptions::default()
+        ..SearchRequest::default()
     };
     searcher
-        .search(&game, &limits, &search_options, &mut |_| {})
+        .search(&game, &request, &mut |_| {})
         .expect("a root move")
 }
 

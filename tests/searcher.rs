@@ -3,10 +3,9 @@
 //! clearing between games, and independent searchers on parallel threads.
 
 use cotuong::game::Game;
-use cotuong::limits::{SearchLimits, SOFT_NODES_HARD_CAP};
-use cotuong::search::score::{mate_in, MATE_BOUND};
 use cotuong::search::{
-    Info, ScoreBound, SearchOptions, SearchResult, Searcher, THREAD_STACK_BYTES,
+    mate_in, Info, ScoreBound, SearchRequest, SearchResult, Searcher, MATE_BOUND,
+    SOFT_NODES_HARD_CAP, THREAD_STACK_BYTES,
 };
 use engine_core::{move_text, Move, Position, RankBase};
 
@@ -22,10 +21,10 @@ fn game(fen: &str) -> Game {
     Game::new(Position::from_fen(fen).expect("test FEN"))
 }
 
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
+fn nodes(n: u64) -> SearchRequest {
+    SearchRequest {
         nodes: Some(n),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     }
 }
 
@@ -42,12 +41,12 @@ fn summary(r: &SearchResult) -> (Move, i32, i32, u64, Vec<Line>) {
     (r.best, r.score, r.depth, r.nodes, lines)
 }
 
-fn search(s: &mut Searcher, fen: &str, limits: &SearchLimits, multipv: usize) -> SearchResult {
-    let options = SearchOptions {
+fn search(s: &mut Searcher, fen: &str, limits: &SearchRequest, multipv: usize) -> SearchResult {
+    let request = SearchRequest {
         multipv,
-        ..SearchOptions::default()
+        ..limits.clone()
     };
-    s.search(&game(fen), limits, &options, &mut |_| {})
+    s.search(&game(fen), &request, &mut |_| {})
         .expect("a legal move")
 }
 
@@ -59,11 +58,11 @@ type Reported = (i32, u64, Vec<Move>);
 fn search_reporting(
     s: &mut Searcher,
     fen: &str,
-    limits: &SearchLimits,
+    limits: &SearchRequest,
 ) -> (SearchResult, Vec<Reported>) {
     let mut reported = Vec::new();
     let r = s
-        .search(&game(fen), limits, &SearchOptions::default(), &mut |info| {
+        .search(&game(fen), limits, &mut |info| {
             if let Info::Iteration {
                 depth, nodes, pv, ..
             } = info
@@ -88,9 +87,9 @@ fn a_node_limit_stops_at_exactly_that_many_nodes_and_repeats_exactly() {
 #[test]
 fn a_soft_node_limit_finishes_the_iteration_within_its_cap() {
     let soft = 5_000;
-    let limits = SearchLimits {
+    let limits = SearchRequest {
         soft_nodes: Some(soft),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
     for fen in FENS {
         let (r, reported) = search_reporting(&mut Searcher::new(8, 1).unwrap(), fen, &limits);
@@ -113,9 +112,9 @@ fn a_soft_node_limit_finishes_the_iteration_within_its_cap() {
 
 #[test]
 fn multipv_lines_are_distinct_and_exact() {
-    let depth = SearchLimits {
+    let depth = SearchRequest {
         depth: Some(6),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
     for fen in FENS {
         let r = search(&mut Searcher::new(8, 1).unwrap(), fen, &depth, 4);
@@ -146,24 +145,18 @@ fn the_game_history_decides_repetitions() {
         let mv = g.position().parse_move(text, RankBase::Zero).unwrap();
         g.play(mv).unwrap();
     }
-    let limits = SearchLimits {
+    let limits = SearchRequest {
         depth: Some(3),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
-    let options = SearchOptions::default();
     let mut s = Searcher::new(8, 1).unwrap();
-    let r = s.search(&g, &limits, &options, &mut |_| {}).unwrap();
+    let r = s.search(&g, &limits, &mut |_| {}).unwrap();
     assert_eq!(move_text(r.best, RankBase::Zero), "c7b9");
     assert_eq!(r.score, mate_in(1));
     // The same position without the history: no rule win in sight.
     s.clear();
     let fresh = s
-        .search(
-            &Game::new(g.position().clone()),
-            &limits,
-            &options,
-            &mut |_| {},
-        )
+        .search(&Game::new(g.position().clone()), &limits, &mut |_| {})
         .unwrap();
     assert!(fresh.score.abs() < MATE_BOUND);
 }
@@ -228,26 +221,24 @@ fn independent_searchers_on_parallel_threads_match_a_sequential_run() {
 fn restricted_root_moves_and_positions_without_a_legal_move() {
     let start = Position::startpos();
     let only = vec![start.parse_move("b0c2", RankBase::Zero).unwrap()];
-    let options = SearchOptions {
+    let request = SearchRequest {
         root_moves: Some(only.clone()),
-        ..SearchOptions::default()
+        ..nodes(5_000)
     };
     let mut s = Searcher::new(4, 1).unwrap();
-    let r = s
-        .search(&Game::new(start), &nodes(5_000), &options, &mut |_| {})
-        .unwrap();
+    let r = s.search(&Game::new(start), &request, &mut |_| {}).unwrap();
     assert_eq!(r.best, only[0]);
     // Mated: nothing to search.
     let mated = game("R2k5/1R7/9/9/9/9/9/9/9/4K4 b - - 0 1");
-    let none = s.search(&mated, &nodes(100), &SearchOptions::default(), &mut |_| {});
+    let none = s.search(&mated, &nodes(100), &mut |_| {});
     assert!(none.is_none());
 }
 
 #[test]
 fn iterations_are_reported_in_order_with_growing_node_counts() {
-    let limits = SearchLimits {
+    let limits = SearchRequest {
         depth: Some(7),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
     let (r, seen) = search_reporting(&mut Searcher::new(8, 1).unwrap(), FENS[1], &limits);
     let depths: Vec<i32> = seen.iter().map(|s| s.0).collect();
@@ -260,9 +251,9 @@ fn iterations_are_reported_in_order_with_growing_node_counts() {
 #[test]
 fn a_parallel_search_plays_the_line_it_reported_last() {
     let depth = 9;
-    let limits = SearchLimits {
+    let limits = SearchRequest {
         depth: Some(depth),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
     for fen in FENS {
         let (r, reported) = search_reporting(&mut Searcher::new(16, 4).unwrap(), fen, &limits);
@@ -288,7 +279,7 @@ const CHECK_CHAIN_FEN: &str = "2cNc4/C8/3a1k3/9/9/9/9/9/4K4/5A3 w - - 47 89";
 const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Runs `search` on its own thread; fails the test if it has not returned within [`HANG_GUARD`].
-fn search_or_fail_if_hung(fen: &'static str, limits: SearchLimits) -> SearchResult {
+fn search_or_fail_if_hung(fen: &'static str, limits: SearchRequest) -> SearchResult {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .stack_size(THREAD_STACK_BYTES)
@@ -303,9 +294,9 @@ fn search_or_fail_if_hung(fen: &'static str, limits: SearchLimits) -> SearchResu
 
 #[test]
 fn chains_of_checks_keep_quiescence_small() {
-    let depth_one = SearchLimits {
+    let depth_one = SearchRequest {
         depth: Some(1),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
     let r = search_or_fail_if_hung(CHECK_CHAIN_FEN, depth_one);
     assert_eq!(r.depth, 1);

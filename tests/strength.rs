@@ -4,8 +4,8 @@
 //! the unweakened engine, and a weakened engine still shows only the lines asked for.
 
 use cotuong::bench::POSITIONS;
-use cotuong::engine::{Engine, Event, GoRequest};
-use cotuong::search::Info;
+use cotuong::engine::{Engine, Event};
+use cotuong::search::{Info, SearchRequest};
 use engine_core::{Move, RankBase};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -35,10 +35,13 @@ fn play(engine: &mut Engine, events: &mpsc::Receiver<Event>, fen: &str) -> (Move
         .set_position(Some(fen), &[], RankBase::Zero)
         .expect("bench FEN");
     engine
-        .go(GoRequest {
-            nodes: Some(NODES),
-            ..GoRequest::default()
-        })
+        .go(
+            SearchRequest {
+                nodes: Some(NODES),
+                ..SearchRequest::default()
+            },
+            false,
+        )
         .expect("idle");
     let mut most_lines = 0;
     loop {
@@ -146,10 +149,13 @@ fn analysis_is_never_weakened() {
         .set_position(Some(POSITIONS[0]), &[], RankBase::Zero)
         .expect("bench FEN");
     engine
-        .go(GoRequest {
-            infinite: true,
-            ..GoRequest::default()
-        })
+        .go(
+            SearchRequest {
+                infinite: true,
+                ..SearchRequest::default()
+            },
+            false,
+        )
         .expect("idle");
     let mut deepest = 0;
     let deadline = std::time::Instant::now() + Duration::from_secs(2);

@@ -5,8 +5,7 @@
 //! Run: `cargo bench -p cotuong-bench --bench search`.
 
 use cotuong::game::Game;
-use cotuong::limits::SearchLimits;
-use cotuong::search::{SearchOptions, Searcher};
+use cotuong::search::{SearchRequest, Searcher};
 use cotuong_bench::bench_positions;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -18,11 +17,10 @@ const HASH_MB: usize = 16;
 
 fn fixed_depth(c: &mut Criterion) {
     let games: Vec<Game> = bench_positions().into_iter().map(Game::new).collect();
-    let limits = SearchLimits {
+    let request = SearchRequest {
         depth: Some(DEPTH),
-        ..SearchLimits::default()
+        ..SearchRequest::default()
     };
-    let options = SearchOptions::default();
     let mut searcher = Searcher::new(HASH_MB, 1).expect("a 16 MB table");
     let search_all = |searcher: &mut Searcher| -> u64 {
         games
@@ -30,7 +28,7 @@ fn fixed_depth(c: &mut Criterion) {
             .map(|g| {
                 searcher.clear();
                 searcher
-                    .search(g, &limits, &options, &mut |_| {})
+                    .search(g, &request, &mut |_| {})
                     .map_or(0, |r| r.nodes)
             })
             .sum()

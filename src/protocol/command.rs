@@ -1,8 +1,6 @@
 //! Typed commands, parsed from one input line per dialect. Move text stays text here: it is
 //! parsed against the position (and the current rank convention) by the controller.
 
-use super::dialect::Dialect;
-
 /// `startpos` or a FEN, plus moves.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PositionSpec {
@@ -210,67 +208,4 @@ pub fn common(word: &str, rest: &[&str]) -> Option<Result<Command, String>> {
         },
         _ => return None,
     })
-}
-
-/// Parses one line in `dialect`.
-pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some((&word, rest)) = tokens.split_first() else {
-        return Ok(Command::Nothing);
-    };
-    if let Some(c) = common(word, rest) {
-        return c;
-    }
-    match dialect {
-        Dialect::Uci => super::uci::parse(word, rest),
-        Dialect::Ucci => super::ucci::parse(word, rest),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn position_with_fen_and_moves() {
-        let c = parse(
-            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e0d0 e9d9",
-            Dialect::Uci,
-        )
-        .unwrap();
-        assert_eq!(
-            c,
-            Command::Position(PositionSpec {
-                fen: Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into()),
-                moves: vec!["e0d0".into(), "e9d9".into()],
-            })
-        );
-        assert!(parse("position", Dialect::Uci).is_err());
-        assert!(parse("position banana", Dialect::Ucci).is_err());
-    }
-
-    #[test]
-    fn setoption_in_both_forms() {
-        assert_eq!(
-            parse("setoption name Move Overhead value 50", Dialect::Uci).unwrap(),
-            Command::SetOption {
-                name: "Move Overhead".into(),
-                value: Some("50".into())
-            }
-        );
-        assert_eq!(
-            parse("setoption usemillisec true", Dialect::Ucci).unwrap(),
-            Command::SetOption {
-                name: "usemillisec".into(),
-                value: Some("true".into())
-            }
-        );
-        assert_eq!(
-            parse("setoption newgame", Dialect::Ucci).unwrap(),
-            Command::SetOption {
-                name: "newgame".into(),
-                value: None
-            }
-        );
-    }
 }

@@ -1,7 +1,8 @@
 //! Protocol front end: everything UCI or UCCI, none of it in the engine. The input thread reads
-//! lines, parses them per dialect ([`command`], [`uci`], [`ucci`]) and sends typed commands over
-//! a channel; the [`session::Session`] applies them to the engine and writes its answers and
-//! events as wire text ([`output`]).
+//! lines, parses them per dialect ([`parse`]: [`command`], [`uci`], [`ucci`]) and sends typed
+//! commands over a channel; the [`session::Session`] applies them to the engine and writes its
+//! answers and events as wire text ([`output`]), with the settings only the wire reads in
+//! [`wire_options`].
 //!
 //! The first command decides the dialect (`ucci` → UCCI, anything else → UCI). Input is read on
 //! its own thread, so the engine (and through it the search) is never blocked on stdin, and
@@ -12,9 +13,11 @@
 pub mod command;
 pub mod dialect;
 pub mod output;
+pub mod parse;
 pub mod session;
 pub mod ucci;
 pub mod uci;
+pub mod wire_options;
 
 pub use dialect::Dialect;
 
@@ -81,7 +84,7 @@ fn spawn_input(
                         Dialect::Uci
                     });
                 }
-                let parsed = command::parse(line, dialect.unwrap_or(Dialect::Uci));
+                let parsed = parse::parse(line, dialect.unwrap_or(Dialect::Uci));
                 let quit = parsed == Ok(Command::Quit);
                 if tx.send(parsed).is_err() || quit {
                     return;

@@ -8,10 +8,8 @@
 
 use super::dialect::Dialect;
 use crate::engine::{Event, HashEntry, Offer};
-use crate::options::{OptionKind, OptionSpec};
-use crate::search::score::{is_mate, mate_moves, MATE};
-use crate::search::tt::Bound;
-use crate::search::{Info, ScoreBound};
+use crate::options::{OptionKind, Spec};
+use crate::search::{is_mate, mate_moves, Bound, Info, ScoreBound, MATE};
 use engine_core::{move_text, Move, Position, RankBase};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -285,7 +283,7 @@ pub fn pophash(entry: Option<&HashEntry>, f: &WireStyle) -> String {
 }
 
 /// The name of an option in a dialect (`None`: not offered there).
-pub fn option_name(spec: &OptionSpec, dialect: Dialect) -> Option<&'static str> {
+pub fn option_name<S, E>(spec: &Spec<S, E>, dialect: Dialect) -> Option<&'static str> {
     match dialect {
         Dialect::Uci => spec.uci,
         Dialect::Ucci => spec.ucci,
@@ -295,7 +293,7 @@ pub fn option_name(spec: &OptionSpec, dialect: Dialect) -> Option<&'static str> 
 /// The `option ...` line announcing `spec` in `dialect`; `None` for options hidden or not
 /// offered there. UCI: `option name N type T default D [min m max M] [var v ...]`; UCCI: one
 /// lower-case word for the name, no `name` keyword, `min`/`max`/`var` before `default`.
-pub fn option_declaration(spec: &OptionSpec, dialect: Dialect) -> Option<String> {
+pub fn option_declaration<S, E>(spec: &Spec<S, E>, dialect: Dialect) -> Option<String> {
     if spec.hidden {
         return None;
     }
@@ -349,7 +347,7 @@ pub fn option_declaration(spec: &OptionSpec, dialect: Dialect) -> Option<String>
 }
 
 /// The `option ...` lines of a table in `dialect`.
-pub fn option_declarations(table: &[OptionSpec], dialect: Dialect) -> Vec<String> {
+pub fn option_declarations<S, E>(table: &[Spec<S, E>], dialect: Dialect) -> Vec<String> {
     table
         .iter()
         .filter_map(|spec| option_declaration(spec, dialect))
@@ -380,8 +378,9 @@ pub fn static_evals(hce: i32, net: Option<i32>, f: &WireStyle) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::{Effect, OPTIONS};
-    use crate::search::score::{mate_in, mated_in};
+    use crate::options::{Effect, OptionSpec, OPTIONS};
+    use crate::protocol::wire_options::WIRE_OPTIONS;
+    use crate::search::{mate_in, mated_in};
 
     #[test]
     fn scores_per_dialect() {
@@ -417,14 +416,19 @@ mod tests {
                 .into()
         ));
         assert!(uci.iter().all(|l| !l.contains("usemillisec")));
+        let wire_uci = option_declarations(WIRE_OPTIONS, Dialect::Uci);
+        assert!(wire_uci.iter().all(|l| !l.contains("usemillisec")));
+        assert!(wire_uci.contains(&"option name RanksOneToTen type check default false".into()));
         let ucci = option_declarations(OPTIONS, Dialect::Ucci);
         assert!(ucci.contains(&"option hashsize type spin min 0 max 65536 default 16".into()));
-        assert!(ucci.contains(&"option usemillisec type check default false".into()));
+        let wire_ucci = option_declarations(WIRE_OPTIONS, Dialect::Ucci);
+        assert!(wire_ucci.contains(&"option usemillisec type check default false".into()));
         assert!(ucci.contains(
             &"option checkcounting type combo var perside var total var all default perside".into()
         ));
         assert!(ucci
             .iter()
+            .chain(&wire_ucci)
             .all(|l| !l.contains(" name ") && !l.contains("RanksOneToTen")));
     }
 

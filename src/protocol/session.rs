@@ -6,12 +6,11 @@
 use super::command::{excerpt, Command, GoParams, PositionSpec};
 use super::dialect::Dialect;
 use super::output::{self, Output, WireStyle};
-use crate::engine::{
-    Clocks, Engine, Event, GoRequest, Listener, SetOptionError, ENGINE_AUTHOR, ENGINE_NAME,
-};
-use crate::limits::SideClock;
-use crate::options::OPTIONS;
-use engine_core::RankBase;
+use super::wire_options::{WireSettings, WIRE_OPTIONS};
+use crate::engine::{Engine, Event, Listener, SetOptionError, ENGINE_AUTHOR, ENGINE_NAME};
+use crate::options::{OptionError, OPTIONS};
+use crate::search::{SearchRequest, SideClock};
+use engine_core::{Color, RankBase};
 use std::sync::{Arc, Mutex};
 
 /// Milliseconds per UCCI time unit when the GUI has not switched to milliseconds.
@@ -29,6 +28,8 @@ pub enum Flow {
 /// A session: the dialect, how moves and scores are written, and the engine.
 pub struct Session {
     dialect: Dialect,
+    /// The options only the wire reads (time unit, WDL, rank numbering).
+    wire: WireSettings,
     /// Shared with the engine's listener, which formats events from the search thread.
     style: Arc<Mutex<WireStyle>>,
     engine: Engine,
@@ -47,6 +48,7 @@ impl Session {
         });
         Ok(Session {
             dialect: Dialect::Uci,
+            wire: WireSettings::default(),
             style,
             engine: Engine::new(listener)?,
             out,
@@ -57,16 +59,15 @@ impl Session {
         *self.style.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Derives the style from the dialect and the options (UCCI always uses ranks 0-9).
+    /// Derives the style from the dialect and the wire options (UCCI always uses ranks 0-9).
     fn refresh_style(&mut self) {
-        let options = self.engine.options();
         let style = WireStyle {
             dialect: self.dialect,
             rank_base: match self.dialect {
-                Dialect::Uci => options.rank_base(),
+                Dialect::Uci => self.wire.rank_base(),
                 Dialect::Ucci => RankBase::Zero,
             },
-            show_wdl: options.show_wdl,
+            show_wdl: self.wire.show_wdl,
         };
         *self.style.lock().unwrap_or_else(|p| p.into_inner()) = style;
     }
@@ -82,6 +83,15 @@ impl Session {
             Command::Uci | Command::Ucci => self.hello(cmd == Command::Ucci),
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => {
+                if let Some(set) = self.wire.set(&name, value.as_deref()) {
+                    match set {
+                        Ok(()) => self.refresh_style(),
+                        Err(OptionError::BadValue(msg) | OptionError::Unknown(msg)) => {
+                            self.error(&msg)
+                        }
+                    }
+                    return Flow::Continue;
+                }
                 let evaluation = self.engine.evaluation_name();
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(()) => {
@@ -175,6 +185,7 @@ impl Session {
             lines.push("id user Cotuong users".into());
         }
         lines.extend(output::option_declarations(OPTIONS, self.dialect));
+        lines.extend(output::option_declarations(WIRE_OPTIONS, self.dialect));
         lines.push(output::info_string(&format!(
             "evaluation: {}",
             self.engine.evaluation_name()
@@ -183,10 +194,11 @@ impl Session {
         self.out.lines(&lines);
     }
 
-    /// The engine's request for a `go` as sent: UCCI times in seconds unless `usemillisec`,
-    /// UCCI `depth 0` = static evaluation, UCI `depth 0` = depth 1.
-    fn go_request(&self, g: GoParams) -> GoRequest {
-        let unit = if self.dialect == Dialect::Ucci && !self.engine.options().use_millisec {
+    /// The search request of a `go` as sent: UCCI times in seconds unless `usemillisec`, UCCI
+    /// `depth 0` = static evaluation, UCI `depth 0` = depth 1, the side to move's clock, and the
+    /// `searchmoves` that parse (each one that does not is reported).
+    fn go_request(&self, g: GoParams) -> SearchRequest {
+        let unit = if self.dialect == Dialect::Ucci && !self.wire.use_millisec {
             UCCI_SECOND_MS
         } else {
             1
@@ -196,24 +208,33 @@ impl Session {
             inc_ms: inc.unwrap_or(0).saturating_mul(unit),
             movestogo: g.movestogo,
         };
-        GoRequest {
+        let pos = self.engine.position();
+        let own = match pos.side_to_move() {
+            Color::Red => g.wtime.map(|t| clock(t, g.winc, 1)),
+            Color::Black => g.btime.map(|t| clock(t, g.binc, 1)),
+        };
+        let base = self.style().rank_base;
+        let mut searchmoves = Vec::new();
+        for text in &g.searchmoves {
+            match pos.parse_move(text, base) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.error(&format!("searchmoves: {e}")),
+            }
+        }
+        let depth = match self.dialect {
+            Dialect::Uci => g.depth.map(|d| d.max(1)),
+            Dialect::Ucci => g.depth,
+        };
+        SearchRequest {
             ponder: g.ponder,
-            draw_offered: g.draw,
             infinite: g.infinite,
-            depth: match self.dialect {
-                Dialect::Uci => g.depth.map(|d| d.max(1)),
-                Dialect::Ucci => g.depth,
-            },
+            depth: depth.map(|d| i32::try_from(d).unwrap_or(i32::MAX)),
             nodes: g.nodes,
             mate: g.mate,
             movetime_ms: g.movetime,
-            clocks: Clocks {
-                red: g.wtime.map(|t| clock(t, g.winc, 1)),
-                black: g.btime.map(|t| clock(t, g.binc, 1)),
-                side_to_move: g.time.map(|t| clock(t, g.increment, unit)),
-            },
-            searchmoves: g.searchmoves,
-            notation: self.style().rank_base,
+            clock: g.time.map(|t| clock(t, g.increment, unit)).or(own),
+            root_moves: (!searchmoves.is_empty()).then_some(searchmoves),
+            ..SearchRequest::default()
         }
     }
 
@@ -226,8 +247,9 @@ impl Session {
             }
             return;
         }
+        let draw_offered = g.draw;
         let request = self.go_request(g);
-        if let Err(e) = self.engine.go(request) {
+        if let Err(e) = self.engine.go(request, draw_offered) {
             self.error(&e);
         }
     }

@@ -3,9 +3,10 @@
 //! `cotuong tune`) may move is an entry of the one [`tunables!`] table below, with its range and
 //! perturbation step; the code reads each through its accessor (`rfp_margin()`), which is the
 //! constant itself in ordinary builds and a hidden option in builds with the `tune` feature (see
-//! `crate::tunable`). Structural constants that no tuner should move stay plain constants.
+//! `tunable`). Structural constants that no tuner should move stay plain constants, the time
+//! manager's (`time`) among them.
 
-use crate::tunable::tunables;
+use super::tunable::tunables;
 use once_cell::sync::Lazy;
 
 tunables! {
@@ -128,6 +129,41 @@ pub const NMP_VERIFY_MIN_DEPTH: i32 = 12;
 /// of the reduced depth below the node.
 pub const NMP_VERIFY_PLIES: (i32, i32) = (3, 4);
 
+/// How many times the soft node limit the search may spend before it aborts the iteration in
+/// progress (the hard cap of [`super::SearchRequest::soft_nodes`]). Iterations grow by a factor
+/// of about two to three, so an iteration started just below the soft limit normally finishes
+/// well inside this cap; the cap only stops a pathological one.
+pub const SOFT_NODES_HARD_CAP: u64 = 8;
+
+/// The main thread looks at the clock (and at the other threads' node counts) every this many
+/// of its own nodes (a power of two).
+pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
+
+/// Safety margin kept on the clock beyond the move overhead, in ms.
+pub const SAFETY_MS: u64 = 10;
+/// Time manager: fraction (per mille) of the increment added to each move's budget when the
+/// clock is low (below [`LOW_TIME_MS`] usable), so that the clock settles at a comfortable
+/// distance from zero in fast increment games instead of living off the increment.
+pub const LOW_TIME_INCREMENT_SHARE_PERMILLE: u64 = 500;
+/// Usable time under which the clock counts as low.
+pub const LOW_TIME_MS: u64 = 1000;
+/// The hard limit's cap on the last move before a time control, where more can be spent
+/// (per mille of the usable time; otherwise `HARD_MAX_PERMILLE`).
+pub const HARD_MAX_LAST_MOVE_PERMILLE: u64 = 900;
+/// Floor of both limits, so that at least a shallow search completes.
+pub const MIN_THINK_MS: u64 = 1;
+
+/// Best-move instability: after each iteration the old value is multiplied by this ...
+pub const INSTABILITY_DECAY: f64 = 0.5;
+/// ... and one is added when the best move changed (from depth 2 on).
+pub const BEST_MOVE_CHANGE: f64 = 1.0;
+/// A score drop (internal units) since the previous iteration beyond this ...
+pub const SCORE_DROP_SMALL: i32 = 30;
+/// ... extends the soft limit by `SCORE_DROP_SMALL_SCALE_PERMILLE`, and a drop beyond this ...
+pub const SCORE_DROP_LARGE: i32 = 80;
+/// With a single legal root move the soft limit shrinks to this share: nothing to decide.
+pub const SINGLE_MOVE_SHARE: f64 = 0.1;
+
 /// Hundredths, the unit of [`LMR_BASE_X100`] and [`LMR_DIVISOR_X100`].
 const HUNDREDTHS: f64 = 100.0;
 
@@ -188,5 +224,24 @@ pub fn lmp_threshold(depth: i32, improving: bool) -> usize {
         base
     } else {
         base / 2
+    }
+}
+
+#[cfg(all(test, feature = "tune"))]
+mod tests {
+    use super::*;
+
+    /// `tune` builds: the accessor reads the cell a hidden option sets.
+    #[test]
+    fn tune_builds_read_the_cells() {
+        let i = TUNABLES
+            .iter()
+            .position(|t| t.name == "QS_DELTA_MARGIN")
+            .expect("declared");
+        let default = TUNABLES[i].default;
+        set_tunable(i, default + 7);
+        assert_eq!(qs_delta_margin(), default + 7);
+        set_tunable(i, default);
+        assert_eq!(qs_delta_margin(), default);
     }
 }

@@ -70,7 +70,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.req.rules) {
+        match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.request.rules) {
             RuleNode::Open => {}
             RuleNode::Pending { first } => self.rep_horizon = self.rep_horizon.min(first),
             RuleNode::Decided(outcome) => {

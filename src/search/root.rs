@@ -46,12 +46,11 @@ impl Worker<'_> {
             return;
         }
         let max_depth = self
-            .req
-            .limits
+            .request
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = self.req.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.request.multipv.clamp(1, self.root_moves.len());
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
@@ -85,7 +84,7 @@ impl Worker<'_> {
             if !self.is_main() {
                 // A depth-limited search ends when any thread completes the depth: the vote
                 // then plays this thread's move.
-                if self.req.limits.depth.is_some() && depth >= max_depth {
+                if self.request.depth.is_some() && depth >= max_depth {
                     self.ctl.stop.store(true, Ordering::SeqCst);
                 }
                 continue;
@@ -93,15 +92,15 @@ impl Worker<'_> {
             self.report_lines(multipv);
             let best = &self.root_moves[0];
             let (best_mv, score) = (best.mv, best.score);
-            if let Some(m) = self.req.limits.mate {
+            if let Some(m) = self.request.mate {
                 if score >= mate_in(2 * m.max(1) as usize - 1).min(MATE_BOUND) {
                     break;
                 }
             }
             // Stop early once a forced mate is resolved well below the current depth.
             if is_mate(score)
-                && self.req.limits.depth.is_none()
-                && !self.req.limits.waits_for_stop()
+                && self.request.depth.is_none()
+                && !self.request.waits_for_stop()
                 && depth > 2 * mate_moves(score).abs() + MATE_SETTLE_PLIES
             {
                 break;

@@ -5,54 +5,24 @@
 //!
 //! ```
 //! use cotuong::game::Game;
-//! use cotuong::limits::SearchLimits;
-//! use cotuong::search::{SearchOptions, Searcher};
+//! use cotuong::search::{SearchRequest, Searcher};
 //!
 //! let mut searcher = Searcher::new(16, 1).expect("16 MB");
 //! let game = Game::startpos();
-//! let limits = SearchLimits { soft_nodes: Some(5_000), ..SearchLimits::default() };
-//! let options = SearchOptions { multipv: 3, ..SearchOptions::default() };
-//! let result = searcher.search(&game, &limits, &options, &mut |_info| {}).expect("a legal move");
+//! let request = SearchRequest { soft_nodes: Some(5_000), multipv: 3, ..SearchRequest::default() };
+//! let result = searcher.search(&game, &request, &mut |_info| {}).expect("a legal move");
 //! assert_eq!(result.lines.len(), 3);
 //! assert_eq!(result.best, result.lines[0].mv);
 //! ```
 
+use super::job::Job;
+use super::threads::run;
 use super::tt::TranspositionTable;
 use super::worker::ThreadData;
-use super::{run, Info, SearchControl, SearchRequest, SearchResult};
+use super::{Info, SearchControl, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::limits::SearchLimits;
-use crate::time::budget;
-use engine_core::rules::RuleOptions;
-use engine_core::Move;
 use std::sync::Arc;
-
-/// Settings of one search besides its limits.
-#[derive(Clone, Debug)]
-pub struct SearchOptions {
-    /// Root lines to search and report (MultiPV), at least 1.
-    pub multipv: usize,
-    /// The rules the referee applies inside the search (repetition verdicts, the no-capture
-    /// limit and its check counting, bare material).
-    pub rules: RuleOptions,
-    /// Time kept back per move for communication lag (ms); only clock and move-time limits use
-    /// it.
-    pub move_overhead_ms: u64,
-    /// Search only these root moves (those of them that are legal); `None`: every legal move.
-    pub root_moves: Option<Vec<Move>>,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            multipv: 1,
-            rules: RuleOptions::default(),
-            move_overhead_ms: 0,
-            root_moves: None,
-        }
-    }
-}
 
 /// A search engine without any protocol: a transposition table, per-thread state and the
 /// number of threads. Searches are independent of each other except through the table and the
@@ -163,21 +133,20 @@ impl Searcher {
     }
 
     /// Searches the current position of `game` (whose moves are the history repetitions are
-    /// judged against) under `limits` and `options`, on the calling thread (plus helper threads
-    /// when there are several): call it from a thread with a stack of
-    /// [`super::worker::THREAD_STACK_BYTES`], or a process's main thread. `on_info` receives the main thread's
-    /// progress (one [`Info::Iteration`] per line and completed iteration). `None` when there is
-    /// no root move to search: no legal move (the side to move has lost), or none of
-    /// `options.root_moves` is legal.
+    /// judged against) as `request` asks, on the calling thread (plus helper threads when there
+    /// are several): call it from a thread with a stack of [`super::THREAD_STACK_BYTES`], or a
+    /// process's main thread. `on_info` receives the main thread's progress (one
+    /// [`Info::Iteration`] per line and completed iteration). `None` when there is no root move
+    /// to search: no legal move (the side to move has lost), or none of `request.root_moves` is
+    /// legal.
     pub fn search(
         &mut self,
         game: &Game,
-        limits: &SearchLimits,
-        options: &SearchOptions,
+        request: &SearchRequest,
         on_info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
-        let ctl = self.new_control(limits.ponder);
-        self.search_controlled(game, limits, options, &ctl, on_info)
+        let ctl = self.new_control(request.ponder);
+        self.search_controlled(game, request, &ctl, on_info)
     }
 
     /// [`Searcher::search`] under a control made by [`Searcher::new_control`], through which
@@ -185,29 +154,31 @@ impl Searcher {
     pub fn search_controlled(
         &mut self,
         game: &Game,
-        limits: &SearchLimits,
-        options: &SearchOptions,
+        request: &SearchRequest,
         ctl: &SearchControl,
         on_info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
         let pos = game.position();
         let mut root_moves = pos.legal_moves().to_vec();
-        if let Some(only) = &options.root_moves {
+        if let Some(only) = &request.root_moves {
             root_moves.retain(|m| only.contains(m));
         }
         if root_moves.is_empty() {
             return None;
         }
-        let req = SearchRequest {
+        let job = Job {
             pos: pos.clone(),
             keys: game.keys().to_vec(),
             moves: game.moves().to_vec(),
             root_moves,
-            limits: limits.clone(),
-            budget: budget(limits, options.move_overhead_ms),
-            multipv: options.multipv.max(1),
-            rules: options.rules.clone(),
         };
-        Some(run(&req, &self.tt, ctl, &mut self.threads, on_info))
+        Some(run(
+            &job,
+            request,
+            &self.tt,
+            ctl,
+            &mut self.threads,
+            on_info,
+        ))
     }
 }

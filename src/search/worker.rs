@@ -6,11 +6,12 @@
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
 use super::history::{piece_to, Continuation, History};
+use super::job::Job;
 use super::score::{from_tt, is_mate, INFINITE, MATE_BOUND, MAX_PLY};
+use super::time::{budget, TimeManager};
 use super::tt::{TranspositionTable, TtEntry};
-use super::{Info, ScoreBound, SearchControl, SearchRequest, SearchResult};
+use super::{Info, RootMove, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
-use crate::time::TimeManager;
 use engine_core::rules::{counted_plies_of, CheckCounting};
 use engine_core::{Color, Move, Piece, PieceKind, Position, Undo};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,60 +67,6 @@ impl NodeKind {
     }
 }
 
-/// A root move with its current and previous iteration scores and its PV.
-#[derive(Clone, Debug)]
-pub struct RootMove {
-    /// The move.
-    pub mv: Move,
-    /// Score in the current iteration (`-INFINITE` until searched or when it failed low).
-    pub score: i32,
-    /// Score in the previous iteration.
-    pub prev_score: i32,
-    /// Whether `score` is a bound (aspiration failure).
-    pub bound: ScoreBound,
-    /// Deepest ply reached under it.
-    pub seldepth: usize,
-    /// Principal variation starting with `mv`.
-    pub pv: Vec<Move>,
-}
-
-impl RootMove {
-    /// The score to report: this iteration's, or the previous one's when this iteration did not
-    /// score the move (with its bound).
-    pub fn reported_score(&self) -> (i32, ScoreBound) {
-        if self.score == -INFINITE {
-            (self.prev_score, ScoreBound::Exact)
-        } else {
-            (self.score, self.bound)
-        }
-    }
-
-    /// The progress event of this line as line `multipv` of an iteration `depth` deep; `None`
-    /// while the line has no score yet. `nodes`, `time_ms` and `hashfull` describe the whole
-    /// search at the moment of the report.
-    pub(super) fn iteration_info(
-        &self,
-        depth: i32,
-        multipv: usize,
-        nodes: u64,
-        time_ms: u64,
-        hashfull: u32,
-    ) -> Option<Info> {
-        let (score, bound) = self.reported_score();
-        (score != -INFINITE).then(|| Info::Iteration {
-            depth,
-            seldepth: self.seldepth.max(1),
-            multipv,
-            score,
-            bound,
-            nodes,
-            time_ms,
-            hashfull,
-            pv: self.pv.clone(),
-        })
-    }
-}
-
 /// What the search remembers per ply of the current path.
 #[derive(Copy, Clone, Default)]
 pub(super) struct Frame {
@@ -150,7 +97,7 @@ pub struct Worker<'a> {
     pub(super) pos: Position,
     pub(super) keys: Vec<u64>,
     pub(super) moves: Vec<Move>,
-    pub(super) req: &'a SearchRequest,
+    pub(super) request: &'a SearchRequest,
     pub(super) tt: &'a TranspositionTable,
     pub(super) ctl: &'a SearchControl,
     /// 0 for the main thread, 1.. for the helpers.
@@ -182,27 +129,28 @@ pub struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    /// A worker for `req` with the thread's persistent `data`; `report` is `Some` for the main
-    /// thread only.
+    /// A worker for `job` as `request` asks, with the thread's persistent `data`; `report` is
+    /// `Some` for the main thread only.
     pub fn new(
         id: usize,
-        req: &'a SearchRequest,
+        job: &Job,
+        request: &'a SearchRequest,
         tt: &'a TranspositionTable,
         ctl: &'a SearchControl,
         data: &'a mut ThreadData,
         report: Option<&'a mut dyn FnMut(&Info)>,
     ) -> Worker<'a> {
         data.history.clear_killers();
-        data.evaluator.reset(&req.pos);
-        let mut keys = Vec::with_capacity(req.keys.len() + MAX_PLY + 2);
-        keys.extend_from_slice(&req.keys);
-        let mut moves = Vec::with_capacity(req.moves.len() + MAX_PLY + 2);
-        moves.extend_from_slice(&req.moves);
+        data.evaluator.reset(&job.pos);
+        let mut keys = Vec::with_capacity(job.keys.len() + MAX_PLY + 2);
+        keys.extend_from_slice(&job.keys);
+        let mut moves = Vec::with_capacity(job.moves.len() + MAX_PLY + 2);
+        moves.extend_from_slice(&job.moves);
         Worker {
-            pos: req.pos.clone(),
+            pos: job.pos.clone(),
             keys,
             moves,
-            req,
+            request,
             tt,
             ctl,
             thread_id: id,
@@ -210,7 +158,7 @@ impl<'a> Worker<'a> {
             history: &mut data.history,
             evaluator: &mut data.evaluator,
             report,
-            time: TimeManager::new(&req.limits, req.budget),
+            time: TimeManager::new(request, budget(request, request.move_overhead_ms)),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -221,7 +169,7 @@ impl<'a> Worker<'a> {
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            root_moves: req
+            root_moves: job
                 .root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -250,7 +198,8 @@ impl<'a> Worker<'a> {
     pub fn result(&self) -> SearchResult {
         let best = &self.root_moves[0];
         let (score, _) = best.reported_score();
-        let lines = self.root_moves[..self.req.multipv.clamp(1, self.root_moves.len())].to_vec();
+        let lines =
+            self.root_moves[..self.request.multipv.clamp(1, self.root_moves.len())].to_vec();
         SearchResult {
             best: best.mv,
             ponder: best.pv.get(1).copied(),
@@ -388,7 +337,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     pub(super) fn tt_key(&self) -> (u64, bool) {
         let key = self.pos.key();
-        let rules = &self.req.rules;
+        let rules = &self.request.rules;
         let limit = rules.no_capture_moves.saturating_mul(2);
         if limit == 0 {
             return (key, false);
@@ -465,10 +414,8 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::SearchLimits;
     use crate::search::score::mate_in;
     use crate::search::tt::Bound;
-    use crate::time::TimeBudget;
     use engine_core::rules::RuleOptions;
     use engine_core::{move_text, RankBase};
 
@@ -532,23 +479,22 @@ mod tests {
             keys.push(pos.key());
             played.push(mv);
         }
-        let req = SearchRequest {
+        let job = Job {
             root_moves: pos.legal_moves().to_vec(),
             pos,
             keys,
             moves: played,
-            limits: SearchLimits {
-                depth: Some(depth),
-                ..SearchLimits::default()
-            },
-            budget: TimeBudget::default(),
+        };
+        let request = SearchRequest {
+            depth: Some(depth),
             multipv: 1,
             rules: RuleOptions::default(),
+            ..SearchRequest::default()
         };
         let tt = TranspositionTable::new(1);
         let ctl = SearchControl::new(1, false);
         let mut data = ThreadData::default();
-        let mut w = Worker::new(0, &req, &tt, &ctl, &mut data, None);
+        let mut w = Worker::new(0, &job, &request, &tt, &ctl, &mut data, None);
         w.iterative_deepening();
         let best = &w.root_moves[0];
         (best.mv, best.score, w.root_depends_on_history)
@@ -578,20 +524,21 @@ mod tests {
 
     /// The TT key a worker uses at the root of `pos` under `rules`.
     fn root_tt_key(pos: &Position, rules: RuleOptions) -> (u64, bool) {
-        let req = SearchRequest {
+        let job = Job {
             pos: pos.clone(),
             keys: vec![pos.key()],
             moves: Vec::new(),
             root_moves: pos.legal_moves().to_vec(),
-            limits: SearchLimits::default(),
-            budget: TimeBudget::default(),
+        };
+        let request = SearchRequest {
             multipv: 1,
             rules,
+            ..SearchRequest::default()
         };
         let tt = TranspositionTable::new(1);
         let ctl = SearchControl::new(1, false);
         let mut data = ThreadData::default();
-        Worker::new(0, &req, &tt, &ctl, &mut data, None).tt_key()
+        Worker::new(0, &job, &request, &tt, &ctl, &mut data, None).tt_key()
     }
 
     #[test]

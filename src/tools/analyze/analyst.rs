@@ -2,9 +2,8 @@
 //! asked for a number of lines (MultiPV) in one position of a game at a time.
 
 use cotuong::game::Game;
-use cotuong::limits::SearchLimits;
-use cotuong::search::score::INFINITE;
-use cotuong::search::{Info, ScoreBound, SearchOptions, Searcher};
+use cotuong::search::INFINITE;
+use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher};
 use engine_core::rules::RuleOptions;
 use engine_core::{Color, Move};
 use std::time::Instant;
@@ -24,12 +23,12 @@ pub struct Limits {
 
 impl Limits {
     /// The limits as the search takes them.
-    fn search_limits(&self) -> SearchLimits {
-        SearchLimits {
+    fn search_limits(&self) -> SearchRequest {
+        SearchRequest {
             depth: self.depth.map(|d| i32::try_from(d).unwrap_or(i32::MAX)),
             nodes: self.nodes,
             movetime_ms: self.movetime_ms,
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         }
     }
 
@@ -96,7 +95,7 @@ impl Analysis {
 /// A searcher with its limits and rules.
 pub struct Analyst {
     searcher: Searcher,
-    limits: SearchLimits,
+    limits: SearchRequest,
     rules: RuleOptions,
 }
 
@@ -151,14 +150,14 @@ impl Analyst {
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
         let side = game.position().side_to_move();
-        let options = SearchOptions {
+        let request = SearchRequest {
             multipv: lines.max(1),
             rules: self.rules.clone(),
             root_moves,
-            ..SearchOptions::default()
+            ..self.limits.clone()
         };
         let started = Instant::now();
-        let result = self.searcher.search(game, &self.limits, &options, on_info);
+        let result = self.searcher.search(game, &request, on_info);
         let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         match result {
             Some(r) => Analysis {

@@ -126,7 +126,7 @@ pub fn loss(best: i32, played: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cotuong::search::score::{mate_in, mated_in};
+    use cotuong::search::{mate_in, mated_in};
 
     #[test]
     fn thresholds_judge_losses() {

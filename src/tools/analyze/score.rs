@@ -3,7 +3,7 @@
 //! centipawns the protocols print), or as a mate (`#3`: Red mates in 3 moves, `#-3`: Black does;
 //! `#0`/`#-0`: the game is over, Black resp. Red has no move).
 
-use cotuong::search::score::{is_mate, mate_moves, MATE};
+use cotuong::search::{is_mate, mate_moves, MATE};
 use engine_core::Color;
 use serde::Serialize;
 use std::fmt;
@@ -117,7 +117,7 @@ pub const MATED_NOW: i32 = -MATE;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cotuong::search::score::{mate_in, mated_in};
+    use cotuong::search::{mate_in, mated_in};
 
     #[test]
     fn display_from_reds_view() {

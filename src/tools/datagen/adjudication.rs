@@ -41,7 +41,7 @@ impl Adjudication {
     pub fn judge(&self, scores: &[i32], first_mover: Color) -> Option<GameResult> {
         let n = scores.len();
         let red_view = |i: usize| {
-            let mover = if i % 2 == 0 {
+            let mover = if i.is_multiple_of(2) {
                 first_mover
             } else {
                 first_mover.opponent()

@@ -166,7 +166,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 (tx.clone(), next.clone(), &config, evaluator.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("datagen-{t}"))
-                .stack_size(cotuong::search::worker::THREAD_STACK_BYTES)
+                .stack_size(cotuong::search::THREAD_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let mut player =
                         match SearchPlayer::new(args.hash, args.nodes, &config.rules, evaluator) {

@@ -4,14 +4,13 @@
 use super::game::{Player, ScoredMove};
 use cotuong::eval::Evaluator;
 use cotuong::game::Game;
-use cotuong::limits::SearchLimits;
-use cotuong::search::{SearchOptions, Searcher};
+use cotuong::search::{SearchRequest, Searcher};
 use engine_core::rules::RuleOptions;
 
 /// A searcher with fixed limits.
 pub struct SearchPlayer {
     searcher: Searcher,
-    limits: SearchLimits,
+    limits: SearchRequest,
     rules: RuleOptions,
 }
 
@@ -28,9 +27,9 @@ impl SearchPlayer {
         searcher.set_evaluator(evaluator);
         Ok(SearchPlayer {
             searcher,
-            limits: SearchLimits {
+            limits: SearchRequest {
                 soft_nodes: Some(soft_nodes),
-                ..SearchLimits::default()
+                ..SearchRequest::default()
             },
             rules: rules.clone(),
         })
@@ -43,15 +42,12 @@ impl Player for SearchPlayer {
     }
 
     fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove> {
-        let options = SearchOptions {
+        let request = SearchRequest {
             multipv: lines,
             rules: self.rules.clone(),
-            ..SearchOptions::default()
+            ..self.limits.clone()
         };
-        let Some(result) = self
-            .searcher
-            .search(game, &self.limits, &options, &mut |_| {})
-        else {
+        let Some(result) = self.searcher.search(game, &request, &mut |_| {}) else {
             return Vec::new();
         };
         result

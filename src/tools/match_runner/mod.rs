@@ -6,6 +6,8 @@ mod berger;
 pub(crate) mod clock;
 pub(crate) mod engine_config;
 pub(crate) mod engine_process;
+mod format;
+mod job;
 pub(crate) mod openings;
 mod pgn;
 pub(crate) mod play;
@@ -24,11 +26,11 @@ mod wire;
 use clock::TimeControl;
 use engine_config::EngineConfig;
 use engine_core::rules::{RuleOptions, RuleSet};
+pub use format::Format;
 use play::{DrawRule, GameSettings, ResignRule};
 use sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
-pub use tournament::Format;
 
 /// Command-line arguments of `cotuong match`: the `--engine` groups (one per engine, kept apart,
 /// which clap's derive cannot express) plus the derived options.

@@ -6,6 +6,7 @@
 use super::clock::{Clock, TimeControl};
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
+use super::job::Job;
 use super::openings::Opening;
 use super::play::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
 use super::repeats;
@@ -16,26 +17,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-
-/// One game to play.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
-    /// Position in the schedule; stable across resumes.
-    pub game_id: usize,
-    /// Tournament round (1-based).
-    pub round: usize,
-    /// Game pairs (same opening, colours reversed) share an id.
-    pub pair_id: Option<usize>,
-    /// Index into the opening list.
-    pub opening: usize,
-    /// Red's engine index.
-    pub red: usize,
-    /// Black's engine index.
-    pub black: usize,
-    /// How many jobs before this one in the schedule have the same engines, colours and
-    /// opening (see `repeats`).
-    pub pass: usize,
-}
 
 /// A job and what came of it (`None`: skipped because the run was stopping).
 pub struct Finished {

@@ -3,11 +3,11 @@
 //! with tie-breaks and a crosstable).
 
 use super::engine_config::EngineConfig;
+use super::format::Format;
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{estimate, Trinomial};
 use super::tally::Tally;
 use super::tiebreak::{standings, TieBreakSystem};
-use super::tournament::Format;
 use std::fmt::Write;
 
 fn fmt_error(e: f64) -> String {

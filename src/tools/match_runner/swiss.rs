@@ -282,7 +282,7 @@ fn colours_for(
                 }
                 (Some(x), None) => x == Side::White,
                 (None, Some(y)) => y == Side::Black,
-                (None, None) => board % 2 == 0,
+                (None, None) => board.is_multiple_of(2),
             }
         }
     };

@@ -5,10 +5,12 @@
 use super::berger;
 use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
+use super::format::Format;
+use super::job::Job;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
 use super::play::GameSettings;
-use super::pool::{Finished, Job, Pool, PoolShared};
+use super::pool::{Finished, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
 use super::repeats::{self, ReplayDetector};
 use super::report;
@@ -23,15 +25,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-
-/// How engines are paired.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Everyone meets everyone, `--rounds` times (Berger tables; colours reversed in even cycles).
-    RoundRobin,
-    /// Swiss system over `--rounds` rounds (Điều 27-28).
-    Swiss,
-}
 
 /// A fully validated run.
 pub struct Plan {

@@ -21,8 +21,8 @@ use super::match_runner::openings::{self, Opening};
 use super::match_runner::play::{self, GameSettings, Seat};
 use super::output_file::write_atomically;
 use super::progress_bar::progress_bar;
-use cotuong::search::params::TUNABLES;
-use cotuong::tunable::{self, Tunable};
+use cotuong::options::find_tunable;
+use cotuong::search::{Tunable, TUNABLES};
 use engine_core::rules::{GameResult, RuleOptions};
 use spsa::{Parameter, Perturbation, Schedule, Spsa};
 use std::path::{Path, PathBuf};
@@ -142,7 +142,7 @@ fn selected(params: &str) -> Result<Vec<Tunable>, String> {
     }
     let mut out: Vec<Tunable> = Vec::new();
     for name in params.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let (_, t) = tunable::find(name)
+        let (_, t) = find_tunable(name)
             .ok_or_else(|| format!("--params: no tunable constant '{name}' (see --list)"))?;
         if out.iter().any(|o| o.name == t.name) {
             return Err(format!("--params: '{}' given twice", t.name));

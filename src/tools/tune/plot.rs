@@ -65,7 +65,7 @@ fn in_steps(p: &Parameter, v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cotuong::tunable::Tunable;
+    use cotuong::search::Tunable;
 
     #[test]
     fn draws_every_parameter_with_its_name() {

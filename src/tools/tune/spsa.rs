@@ -8,7 +8,7 @@
 //! at the end of the run (`c_end`, the table's step) and all share `r_end`, the learning rate at
 //! the end; then `c = c_end · N^γ` and `a = r_end · c_end² · (A + N)^α`.
 
-use cotuong::tunable::Tunable;
+use cotuong::search::Tunable;
 use engine_core::SplitMix64;
 
 /// Settings of a run, shared by all parameters.

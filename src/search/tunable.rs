@@ -1,6 +1,6 @@
-//! Tunable constants: the numbers of the search and the time manager that a tuner (`cotuong
-//! tune`, SPSA) may move, declared once in one table (`search::params`) with their ranges and
-//! perturbation steps.
+//! Tunable constants: the mechanism that lets a tuner (`cotuong tune`, SPSA) move numbers of the
+//! search and the time manager. A module declares its table once with [`tunables!`] (the
+//! search's is in `params`), with ranges and perturbation steps; this file knows no table.
 //!
 //! The [`tunables!`] macro gives every entry a constant (`RFP_MARGIN`) and an accessor
 //! (`rfp_margin()`) that the code reads. In ordinary builds the accessor returns the constant, so
@@ -26,14 +26,6 @@ pub struct Tunable {
     pub step: f64,
 }
 
-impl Tunable {
-    /// Whether `name` names this constant: case, spaces, `_` and `-` are ignored, as for every
-    /// option.
-    pub fn is_named(&self, name: &str) -> bool {
-        crate::options::normalize(self.name) == crate::options::normalize(name)
-    }
-}
-
 /// Declares the tunable constants of a module. Each entry:
 ///
 /// ```text
@@ -49,8 +41,8 @@ macro_rules! tunables {
         $( $(#[$attr])* pub const $name: i32 = $default; )*
 
         /// Every tunable constant of this module, in declaration order.
-        pub static TUNABLES: &[$crate::tunable::Tunable] = &[
-            $( $crate::tunable::Tunable {
+        pub static TUNABLES: &[$crate::search::tunable::Tunable] = &[
+            $( $crate::search::tunable::Tunable {
                 name: stringify!($name),
                 default: $name,
                 min: $min,
@@ -72,6 +64,8 @@ macro_rules! tunables {
 
         $(
             #[doc = concat!("The value of [`", stringify!($name), "`] in use.")]
+            // Ordinary builds may read a derived table's constants directly (`lmr`).
+            #[allow(dead_code)]
             #[inline(always)]
             pub fn $get() -> i32 {
                 #[cfg(feature = "tune")]
@@ -98,70 +92,3 @@ macro_rules! tunables {
     };
 }
 pub(crate) use tunables;
-
-/// The tunable constant called `name`, with its index in the table.
-pub fn find(name: &str) -> Option<(usize, &'static Tunable)> {
-    crate::search::params::TUNABLES
-        .iter()
-        .enumerate()
-        .find(|(_, t)| t.is_named(name))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::params::TUNABLES;
-
-    #[test]
-    fn the_table_is_sound() {
-        assert!(!TUNABLES.is_empty());
-        for (i, t) in TUNABLES.iter().enumerate() {
-            assert!(t.min < t.max, "{}: empty range", t.name);
-            assert!(
-                (t.min..=t.max).contains(&t.default),
-                "{}: default {} outside {}..={}",
-                t.name,
-                t.default,
-                t.min,
-                t.max
-            );
-            assert!(
-                t.step > 0.0 && t.step <= f64::from(t.max - t.min) / 2.0,
-                "{}: step {} does not fit the range",
-                t.name,
-                t.step
-            );
-            assert_eq!(
-                find(t.name).map(|(j, _)| j),
-                Some(i),
-                "{} found by name",
-                t.name
-            );
-            assert_eq!(
-                find(&t.name.to_lowercase().replace('_', " ")).map(|(j, _)| j),
-                Some(i)
-            );
-        }
-        assert!(find("NO_SUCH_CONSTANT").is_none());
-    }
-
-    #[cfg(not(feature = "tune"))]
-    #[test]
-    fn ordinary_builds_read_the_constants() {
-        use crate::search::params as p;
-        assert_eq!(p::rfp_margin(), p::RFP_MARGIN);
-        assert_eq!(p::lmr_divisor_x100(), p::LMR_DIVISOR_X100);
-        assert_eq!(p::stable_share_permille(), p::STABLE_SHARE_PERMILLE);
-    }
-
-    #[cfg(feature = "tune")]
-    #[test]
-    fn tune_builds_read_the_cells() {
-        use crate::search::params as p;
-        let (i, t) = find("QS_DELTA_MARGIN").expect("declared");
-        p::set_tunable(i, t.default + 7);
-        assert_eq!(p::qs_delta_margin(), t.default + 7);
-        p::set_tunable(i, t.default);
-        assert_eq!(p::qs_delta_margin(), t.default);
-    }
-}

@@ -5,47 +5,22 @@
 //!
 //! Never losing on time is a design property: the hard limit is a fraction of the time left after
 //! subtracting the move overhead and a fixed safety margin, the main thread checks the clock every
-//! [`CLOCK_CHECK_INTERVAL`] nodes, and `stop` is honoured at every node.
+//! `CLOCK_CHECK_INTERVAL` nodes, and `stop` is honoured at every node. The constants sit with
+//! the search's tunables in `params`.
 //!
 //! A search limited by nodes only never reads the clock to decide anything, so with one thread
 //! its result does not depend on the machine's speed.
 
-use crate::limits::SearchLimits;
-use crate::search::params::{
+use super::params::{
     default_moves_to_go, hard_max_permille, hard_over_soft, increment_share_permille,
     instability_share_permille, score_drop_large_scale_permille, score_drop_small_scale_permille,
-    stable_share_permille,
+    stable_share_permille, BEST_MOVE_CHANGE, CLOCK_CHECK_INTERVAL, HARD_MAX_LAST_MOVE_PERMILLE,
+    INSTABILITY_DECAY, LOW_TIME_INCREMENT_SHARE_PERMILLE, LOW_TIME_MS, MIN_THINK_MS, SAFETY_MS,
+    SCORE_DROP_LARGE, SCORE_DROP_SMALL, SINGLE_MOVE_SHARE,
 };
+use super::request::SearchRequest;
 use engine_core::Move;
 use std::time::Duration;
-
-/// The main thread looks at the clock (and at the other threads' node counts) every this many
-/// of its own nodes (a power of two).
-pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
-
-/// Safety margin kept on the clock beyond the move overhead, in ms.
-const SAFETY_MS: u64 = 10;
-/// Fraction (per mille) of the increment added to each move's budget when the clock is low (below [`LOW_TIME_MS`] usable), so that the clock settles at a
-/// comfortable distance from zero in fast increment games instead of living off the increment.
-const LOW_TIME_INCREMENT_SHARE_PERMILLE: u64 = 500;
-/// Usable time under which the clock counts as low.
-const LOW_TIME_MS: u64 = 1000;
-/// The hard limit's cap on the last move before a time control, where more can be spent
-/// (per mille of the usable time; otherwise `HARD_MAX_PERMILLE`).
-const HARD_MAX_LAST_MOVE_PERMILLE: u64 = 900;
-/// Floor of both limits, so that at least a shallow search completes.
-const MIN_THINK_MS: u64 = 1;
-
-/// Best-move instability: after each iteration the old value is multiplied by this ...
-const INSTABILITY_DECAY: f64 = 0.5;
-/// ... and one is added when the best move changed (from depth 2 on).
-const BEST_MOVE_CHANGE: f64 = 1.0;
-/// A score drop (internal units) since the previous iteration beyond this ...
-const SCORE_DROP_SMALL: i32 = 30;
-/// ... extends the soft limit by `SCORE_DROP_SMALL_SCALE_PERMILLE`, and a drop beyond this ...
-const SCORE_DROP_LARGE: i32 = 80;
-/// With a single legal root move the soft limit shrinks to this share: nothing to decide.
-const SINGLE_MOVE_SHARE: f64 = 0.1;
 
 /// A per-mille tunable as a factor.
 fn permille(value: i32) -> f64 {
@@ -62,7 +37,7 @@ pub struct TimeBudget {
 }
 
 /// Computes the budget for `limits`, keeping `overhead_ms` for communication lag.
-pub fn budget(limits: &SearchLimits, overhead_ms: u64) -> TimeBudget {
+pub fn budget(limits: &SearchRequest, overhead_ms: u64) -> TimeBudget {
     if limits.infinite {
         return TimeBudget::default();
     }
@@ -124,7 +99,7 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// The manager of one search with `limits` and the `budget` computed for them.
-    pub fn new(limits: &SearchLimits, budget: TimeBudget) -> TimeManager {
+    pub fn new(limits: &SearchRequest, budget: TimeBudget) -> TimeManager {
         TimeManager {
             budget,
             node_limit: limits.hard_node_limit(),
@@ -147,11 +122,13 @@ impl TimeManager {
         elapsed: impl FnOnce() -> Option<Duration>,
     ) -> bool {
         if let Some(limit) = self.node_limit {
-            if nodes >= limit || (nodes % CLOCK_CHECK_INTERVAL == 0 && total_nodes() >= limit) {
+            if nodes >= limit
+                || (nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && total_nodes() >= limit)
+            {
                 return true;
             }
         }
-        if nodes % CLOCK_CHECK_INTERVAL == 0 {
+        if nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
             if let Some(hard) = self.budget.hard {
                 if elapsed().is_some_and(|e| e >= hard) {
                     return true;
@@ -207,16 +184,16 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::SideClock;
+    use crate::search::request::SideClock;
 
-    fn clock(time_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> SearchLimits {
-        SearchLimits {
+    fn clock(time_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> SearchRequest {
+        SearchRequest {
             clock: Some(SideClock {
                 time_ms,
                 inc_ms,
                 movestogo,
             }),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         }
     }
 
@@ -249,9 +226,9 @@ mod tests {
 
     #[test]
     fn movetime_and_infinite() {
-        let l = SearchLimits {
+        let l = SearchRequest {
             movetime_ms: Some(500),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         };
         let b = budget(&l, 30);
         assert_eq!(b.hard, Some(Duration::from_millis(470)));
@@ -267,18 +244,18 @@ mod tests {
             || 0,
             || Some(Duration::from_millis(470))
         ));
-        let l = SearchLimits {
+        let l = SearchRequest {
             infinite: true,
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         };
         assert_eq!(budget(&l, 30), TimeBudget::default());
     }
 
     #[test]
     fn node_limits_never_read_the_clock() {
-        let l = SearchLimits {
+        let l = SearchRequest {
             nodes: Some(5000),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         };
         let mut tm = TimeManager::new(&l, budget(&l, 30));
         let clock = || -> Option<Duration> { panic!("the clock was read") };
@@ -291,15 +268,15 @@ mod tests {
 
     #[test]
     fn soft_nodes_stop_between_iterations_and_cap_the_iteration() {
-        let l = SearchLimits {
+        let l = SearchRequest {
             soft_nodes: Some(5000),
-            ..SearchLimits::default()
+            ..SearchRequest::default()
         };
         let mut tm = TimeManager::new(&l, budget(&l, 30));
         let clock = || -> Option<Duration> { panic!("the clock was read") };
         assert!(!tm.stop_after_iteration(1, Move::NULL, 0, 20, 4999, clock));
         assert!(tm.stop_after_iteration(2, Move::NULL, 0, 20, 5000, clock));
-        let cap = 5000 * crate::limits::SOFT_NODES_HARD_CAP;
+        let cap = 5000 * crate::search::params::SOFT_NODES_HARD_CAP;
         assert!(!tm.must_abort(cap - 1, || cap - 1, clock));
         assert!(tm.must_abort(cap, || cap, clock));
     }

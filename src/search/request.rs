@@ -1,11 +1,12 @@
-//! What one search is asked to do, in typed form and independent of any protocol: depth, node
-//! and mate limits, a fixed move time or the side to move's clock, and whether to wait for `stop`.
+//! What one search is asked to do, in typed form and independent of any protocol: the one
+//! request the engine, the tools and the tests hand to [`super::Searcher`] (Pikafish's
+//! `LimitsType`). Depth, node and mate limits, a fixed move time or the side to move's clock,
+//! whether to wait for `stop`, and the settings of the search itself (lines, rules, move
+//! overhead, root moves).
 
-/// How many times the soft node limit the search may spend before it aborts the iteration in
-/// progress (the hard cap of [`SearchLimits::soft_nodes`]). Iterations grow by a factor of about
-/// two to three, so an iteration started just below the soft limit normally finishes well
-/// inside this cap; the cap only stops a pathological one.
-pub const SOFT_NODES_HARD_CAP: u64 = 8;
+use super::params::SOFT_NODES_HARD_CAP;
+use engine_core::rules::RuleOptions;
+use engine_core::Move;
 
 /// The side to move's clock, already converted to milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,9 +19,9 @@ pub struct SideClock {
     pub movestogo: Option<u32>,
 }
 
-/// Limits of one search. Everything `None`/false means "until `stop`".
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
+/// One search: its limits (everything `None`/false means "until `stop`") and its settings.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
     /// Iterations to complete (plies of nominal depth).
     pub depth: Option<i32>,
     /// Nodes to search (summed over threads): the search stops as soon as they are spent, inside
@@ -29,7 +30,7 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Soft node limit: no new iteration starts once this many nodes are spent, and the
     /// iteration in progress is aborted at [`SOFT_NODES_HARD_CAP`] times as many. Deterministic
-    /// like [`SearchLimits::nodes`] (with one thread); meant for data generation.
+    /// like [`SearchRequest::nodes`] (with one thread); meant for data generation.
     pub soft_nodes: Option<u64>,
     /// Find a mate in at most this many moves, then stop.
     pub mate: Option<u32>,
@@ -41,9 +42,39 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Ponder search: the clock does not run until `ponderhit`.
     pub ponder: bool,
+    /// Root lines to search and report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// The rules the referee applies inside the search (repetition verdicts, the no-capture
+    /// limit and its check counting, bare material).
+    pub rules: RuleOptions,
+    /// Time kept back per move for communication lag (ms); only clock and move-time limits use
+    /// it.
+    pub move_overhead_ms: u64,
+    /// Search only these root moves (those of them that are legal); `None`: every legal move.
+    pub root_moves: Option<Vec<Move>>,
 }
 
-impl SearchLimits {
+impl Default for SearchRequest {
+    /// No limit (until `stop`), one line, the default rules, no move overhead, every root move.
+    fn default() -> Self {
+        SearchRequest {
+            depth: None,
+            nodes: None,
+            soft_nodes: None,
+            mate: None,
+            movetime_ms: None,
+            clock: None,
+            infinite: false,
+            ponder: false,
+            multipv: 1,
+            rules: RuleOptions::default(),
+            move_overhead_ms: 0,
+            root_moves: None,
+        }
+    }
+}
+
+impl SearchRequest {
     /// Whether the search must hold its `bestmove` until `stop` even after finishing
     /// (the protocols forbid answering an infinite search early).
     pub fn waits_for_stop(&self) -> bool {
@@ -69,7 +100,7 @@ mod tests {
 
     #[test]
     fn hard_node_limit_is_the_earlier_of_nodes_and_the_soft_cap() {
-        let mut l = SearchLimits::default();
+        let mut l = SearchRequest::default();
         assert_eq!(l.hard_node_limit(), None);
         l.nodes = Some(1000);
         assert_eq!(l.hard_node_limit(), Some(1000));

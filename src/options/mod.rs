@@ -9,9 +9,15 @@
 //! protocols, so `Move Overhead`, `moveoverhead` and `UCI_ShowWDL`/`ucishowwdl` all work in
 //! either dialect.
 
+mod spec;
+
+pub use spec::{OptionError, OptionKind, OptionValue, Spec};
+
+pub(crate) use spec::{check, combo, normalize, spin};
+
+use crate::search::{Tunable, TUNABLES};
 use crate::strength::{self, Strength};
 use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
-use engine_core::RankBase;
 
 /// Largest `Hash` in MB.
 pub const MAX_HASH_MB: i64 = 65_536;
@@ -49,58 +55,9 @@ const GRADE_LARGE: usize = 3;
 pub const MAX_STRENGTH_SEED: i64 = u32::MAX as i64;
 /// Highest `Skill Level` (full strength).
 pub const MAX_SKILL_LEVEL: i64 = 20;
-/// `UCI_Variant`: the only variant.
-const VARIANT_VALUES: &[&str] = &["xiangqi"];
-/// The UCI way to write an empty string value.
-const EMPTY_STRING: &str = "<empty>";
 
-/// An option's type, with its default and, for spins and combos, its allowed values.
-#[derive(Clone, Copy, Debug)]
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin {
-        /// Default value.
-        default: i64,
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
-    /// `true` or `false` (also `on`/`off`).
-    Check {
-        /// Default value.
-        default: bool,
-    },
-    /// One of a list of words (matched like names).
-    Combo {
-        /// Index of the default in `values`.
-        default: usize,
-        /// The allowed values, in announcement order.
-        values: &'static [&'static str],
-    },
-    /// An action without a value.
-    Button,
-    /// Free text (a file path, say); `<empty>` or no value is the empty string.
-    String {
-        /// Default value.
-        default: &'static str,
-    },
-}
-
-/// A validated option value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionValue {
-    /// A spin's value, within its range.
-    Spin(i64),
-    /// A check's value.
-    Check(bool),
-    /// Index of a combo's value.
-    Combo(usize),
-    /// A button press.
-    Button,
-    /// A string's value.
-    String(String),
-}
+/// An option of the engine's table.
+pub type OptionSpec = Spec<Options, Effect>;
 
 /// What the engine must do after an option changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,126 +79,6 @@ pub enum Effect {
     Evaluation,
     /// The random choice of weakened play starts from a new seed.
     ReseedStrength,
-}
-
-/// One option, declared once.
-#[derive(Clone, Copy, Debug)]
-pub struct OptionSpec {
-    /// Name in the UCI listing (`None`: not offered to UCI GUIs).
-    pub uci: Option<&'static str>,
-    /// Name in the UCCI listing (`None`: not offered to UCCI GUIs).
-    pub ucci: Option<&'static str>,
-    /// Type, default and range.
-    pub kind: OptionKind,
-    /// Left out of the `uci`/`ucci` listings but settable (tuning parameters).
-    pub hidden: bool,
-    /// Stores a validated value in the options and says what else must happen.
-    pub apply: fn(&mut Options, &OptionValue) -> Effect,
-}
-
-impl OptionSpec {
-    /// The default value.
-    pub fn default_value(&self) -> OptionValue {
-        match self.kind {
-            OptionKind::Spin { default, .. } => OptionValue::Spin(default),
-            OptionKind::Check { default } => OptionValue::Check(default),
-            OptionKind::Combo { default, .. } => OptionValue::Combo(default),
-            OptionKind::Button => OptionValue::Button,
-            OptionKind::String { default } => OptionValue::String(default.to_string()),
-        }
-    }
-
-    /// Whether `name` names this option (in either protocol's spelling).
-    pub fn is_named(&self, name: &str) -> bool {
-        let wanted = normalize(name);
-        [self.uci, self.ucci]
-            .into_iter()
-            .flatten()
-            .any(|n| normalize(n) == wanted)
-    }
-
-    /// Validates `value` as sent for the option called `name` (for error messages).
-    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<OptionValue, OptionError> {
-        let needs_value = || OptionError::BadValue(format!("option '{name}' needs a value"));
-        match self.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let v = value.ok_or_else(needs_value)?;
-                let n: i64 = v.trim().parse().map_err(|_| {
-                    OptionError::BadValue(format!("'{v}' is not a number for option '{name}'"))
-                })?;
-                if n < min || n > max {
-                    return Err(OptionError::BadValue(format!(
-                        "{n} is out of range for option '{name}' ({min}..{max})"
-                    )));
-                }
-                Ok(OptionValue::Spin(n))
-            }
-            OptionKind::Check { .. } => {
-                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("true") | Some("on") => Ok(OptionValue::Check(true)),
-                    Some("false") | Some("off") => Ok(OptionValue::Check(false)),
-                    Some(v) => Err(OptionError::BadValue(format!(
-                        "'{v}' is not true/false for option '{name}'"
-                    ))),
-                    None => Err(OptionError::BadValue(format!(
-                        "option '{name}' needs true or false"
-                    ))),
-                }
-            }
-            OptionKind::Combo { values, .. } => {
-                let v = value.ok_or_else(needs_value)?;
-                let wanted = normalize(v);
-                values
-                    .iter()
-                    .position(|c| normalize(c) == wanted)
-                    .map(OptionValue::Combo)
-                    .ok_or_else(|| {
-                        OptionError::BadValue(format!(
-                            "'{}' is not one of {} for option '{name}'",
-                            v.trim(),
-                            values.join("/")
-                        ))
-                    })
-            }
-            OptionKind::Button => Ok(OptionValue::Button),
-            OptionKind::String { .. } => {
-                let v = value.map_or("", str::trim);
-                Ok(OptionValue::String(if v == EMPTY_STRING {
-                    String::new()
-                } else {
-                    v.to_string()
-                }))
-            }
-        }
-    }
-}
-
-/// Why `setoption` was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
-    /// Not an option of this engine.
-    Unknown(String),
-    /// A value the option does not accept.
-    BadValue(String),
-}
-
-/// The value of a spin as the type of the field it goes to (the range check made it fit).
-fn spin<T: TryFrom<i64> + Default>(v: &OptionValue) -> T {
-    match v {
-        OptionValue::Spin(n) => T::try_from(*n).unwrap_or_default(),
-        _ => T::default(),
-    }
-}
-
-fn check(v: &OptionValue) -> bool {
-    matches!(v, OptionValue::Check(true))
-}
-
-fn combo(v: &OptionValue) -> usize {
-    match v {
-        OptionValue::Combo(i) => *i,
-        _ => 0,
-    }
 }
 
 /// Every option of the engine, in listing order.
@@ -323,16 +160,6 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
-        uci: None,
-        ucci: Some("usemillisec"),
-        kind: OptionKind::Check { default: false },
-        hidden: false,
-        apply: |o, v| {
-            o.use_millisec = check(v);
-            Effect::None
-        },
-    },
-    OptionSpec {
         uci: Some("Clear Hash"),
         ucci: None,
         kind: OptionKind::Button,
@@ -345,26 +172,6 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Button,
         hidden: false,
         apply: |_, _| Effect::NewGame,
-    },
-    OptionSpec {
-        uci: Some("UCI_ShowWDL"),
-        ucci: None,
-        kind: OptionKind::Check { default: false },
-        hidden: false,
-        apply: |o, v| {
-            o.show_wdl = check(v);
-            Effect::None
-        },
-    },
-    OptionSpec {
-        uci: Some("UCI_Variant"),
-        ucci: None,
-        kind: OptionKind::Combo {
-            default: 0,
-            values: VARIANT_VALUES,
-        },
-        hidden: false,
-        apply: |_, _| Effect::None,
     },
     OptionSpec {
         uci: Some("EvalFile"),
@@ -388,16 +195,6 @@ pub static OPTIONS: &[OptionSpec] = &[
         apply: |o, v| {
             o.use_nnue = check(v);
             Effect::Evaluation
-        },
-    },
-    OptionSpec {
-        uci: Some("RanksOneToTen"),
-        ucci: None,
-        kind: OptionKind::Check { default: false },
-        hidden: false,
-        apply: |o, v| {
-            o.ranks_from_one = check(v);
-            Effect::None
         },
     },
     OptionSpec {
@@ -606,10 +403,6 @@ pub struct Options {
     pub ponder: bool,
     /// Time kept back per move for communication lag (ms).
     pub move_overhead_ms: u64,
-    /// Append `wdl` to UCI scores.
-    pub show_wdl: bool,
-    /// Move text with ranks 1-10 (cutechess, Fairy-Stockfish).
-    pub ranks_from_one: bool,
     /// The rules the referee applies in the search and at the root (one set for the engine).
     pub rules: RuleOptions,
     /// `CheckCounting` as an index of its values; with `check_cap` it makes
@@ -617,8 +410,6 @@ pub struct Options {
     pub check_counting_mode: usize,
     /// `CheckCap`, kept even while `CheckCounting` is `All` so that switching back restores it.
     pub check_cap: u16,
-    /// UCCI: times are in milliseconds.
-    pub use_millisec: bool,
     /// The net file (`EvalFile`); empty or `<embedded>`: the net built into the binary.
     pub eval_file: String,
     /// Evaluate with the net (`Use NNUE`); false: the handcrafted evaluation.
@@ -647,12 +438,9 @@ impl Default for Options {
             multipv: 0,
             ponder: false,
             move_overhead_ms: 0,
-            show_wdl: false,
-            ranks_from_one: false,
             rules: RuleOptions::default(),
             check_counting_mode: 0,
             check_cap: 0,
-            use_millisec: false,
             eval_file: String::new(),
             use_nnue: false,
             skill_level: 0,
@@ -670,15 +458,6 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The rank convention for move text.
-    pub fn rank_base(&self) -> RankBase {
-        if self.ranks_from_one {
-            RankBase::One
-        } else {
-            RankBase::Zero
-        }
-    }
-
     /// How strongly to play: the weakest of `Skill Level`, `UCI_Elo` (with `UCI_LimitStrength`),
     /// and for each part the UCCI grade (`knowledge` for how far the engine looks, `randomness`
     /// for how freely it chooses). Full strength unless one of them is set below it.
@@ -717,11 +496,11 @@ impl Options {
 }
 
 /// `tune` builds: sets the tunable constant called `name`, a hidden spin option of the range in
-/// its table entry (`search::params`); the value lives with the search, not in [`Options`].
+/// its table entry ([`TUNABLES`]); the value lives with the search, not in [`Options`].
 #[cfg(feature = "tune")]
 fn set_tunable(name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
     let (index, tunable) =
-        crate::tunable::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        find_tunable(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let spec = OptionSpec {
         uci: Some(tunable.name),
         ucci: Some(tunable.name),
@@ -735,7 +514,7 @@ fn set_tunable(name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
     };
     if let OptionValue::Spin(v) = spec.parse(name, value)? {
         // In range, so it fits an i32.
-        crate::search::params::set_tunable(index, v as i32);
+        crate::search::set_tunable(index, v as i32);
     }
     Ok(Effect::None)
 }
@@ -745,12 +524,14 @@ pub fn find(name: &str) -> Option<&'static OptionSpec> {
     OPTIONS.iter().find(|s| s.is_named(name))
 }
 
-/// Lower case without spaces, `_` and `-`: how names and combo values are compared.
-pub(crate) fn normalize(name: &str) -> String {
-    name.chars()
-        .filter(|c| !matches!(c, ' ' | '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect()
+/// The tunable constant called `name` (matched like an option name: `tune` builds offer each as
+/// a hidden option), with its index in the search's table.
+pub fn find_tunable(name: &str) -> Option<(usize, &'static Tunable)> {
+    let wanted = normalize(name);
+    TUNABLES
+        .iter()
+        .enumerate()
+        .find(|(_, t)| normalize(t.name) == wanted)
 }
 
 #[cfg(test)]
@@ -779,10 +560,6 @@ mod tests {
         assert!(matches!(
             o.set("Frobnicate", Some("1")),
             Err(OptionError::Unknown(_))
-        ));
-        assert!(matches!(
-            o.set("UCI_Variant", Some("chess")),
-            Err(OptionError::BadValue(_))
         ));
         assert_eq!(o.move_overhead_ms, 50, "failed sets change nothing");
         assert_eq!(o.set("NoCaptureMoves", Some("50")), Ok(Effect::None));
@@ -923,7 +700,6 @@ mod tests {
         assert_eq!(o.multipv, 1);
         assert_eq!(o.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS as u64);
         assert_eq!(o.rules, RuleOptions::default());
-        assert_eq!(o.rank_base(), RankBase::Zero);
         // Setting every option to its default changes nothing.
         let mut again = Options::default();
         for spec in OPTIONS {
@@ -999,5 +775,72 @@ mod tests {
             Ok(OptionValue::String(String::new()))
         );
         assert_eq!(path.default_value(), OptionValue::String("net.bin".into()));
+    }
+
+    #[test]
+    fn the_tunable_table_is_sound() {
+        assert!(!TUNABLES.is_empty());
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min < t.max, "{}: empty range", t.name);
+            assert!(
+                (t.min..=t.max).contains(&t.default),
+                "{}: default {} outside {}..={}",
+                t.name,
+                t.default,
+                t.min,
+                t.max
+            );
+            assert!(
+                t.step > 0.0 && t.step <= f64::from(t.max - t.min) / 2.0,
+                "{}: step {} does not fit the range",
+                t.name,
+                t.step
+            );
+            assert_eq!(
+                find_tunable(t.name).map(|(j, _)| j),
+                Some(i),
+                "{} found by name",
+                t.name
+            );
+            assert_eq!(
+                find_tunable(&t.name.to_lowercase().replace('_', " ")).map(|(j, _)| j),
+                Some(i)
+            );
+        }
+        assert!(find_tunable("NO_SUCH_CONSTANT").is_none());
+    }
+
+    /// Ordinary builds keep the tunables constants: none of them is an option.
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn ordinary_builds_offer_no_tunable_option() {
+        let mut o = Options::default();
+        for t in TUNABLES {
+            assert!(
+                matches!(
+                    o.set(t.name, Some(&t.default.to_string())),
+                    Err(OptionError::Unknown(_))
+                ),
+                "{} is an option in an ordinary build",
+                t.name
+            );
+        }
+    }
+
+    /// `tune` builds: every tunable is a hidden spin of its declared range.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tune_builds_offer_each_tunable_as_a_hidden_spin() {
+        let mut o = Options::default();
+        for t in TUNABLES {
+            assert_eq!(
+                o.set(t.name, Some(&t.default.to_string())),
+                Ok(Effect::None)
+            );
+            assert!(matches!(
+                o.set(t.name, Some(&(t.max + 1).to_string())),
+                Err(OptionError::BadValue(_))
+            ));
+        }
     }
 }
