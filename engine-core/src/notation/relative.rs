@@ -328,7 +328,7 @@ pub(crate) fn resolve(
             None => missing = Some(format!("no {names} on file {f}")),
         },
         Which::Placed { file, pick } => {
-            for s in shared().filter(|s| file.map_or(true, |f| s.own_file == f)) {
+            for s in shared().filter(|s| file.is_none_or(|f| s.own_file == f)) {
                 if let Some(i) = pick.index(s.squares.len()) {
                     origins.extend(s.squares.get(i).copied());
                 }

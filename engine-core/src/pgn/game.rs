@@ -193,7 +193,7 @@ impl PgnRecord {
                     Err(stop) => {
                         if furthest
                             .as_ref()
-                            .map_or(true, |f| f.progress() < stop.progress())
+                            .is_none_or(|f| f.progress() < stop.progress())
                         {
                             furthest = Some(stop);
                         }
