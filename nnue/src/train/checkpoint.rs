@@ -14,8 +14,7 @@
 //! | parameter count P, then parameters, first moments, second moments | `u64`, 3P × `f32` |
 //! | FNV-1a 64 of every byte before it | `u64` |
 
-use super::args::Activation;
-use super::network::Network;
+use super::network::{Activation, Network};
 use super::optimizer::AdamW;
 use crate::features::OutputBuckets;
 use crate::format::fnv1a64;

@@ -6,8 +6,9 @@
 //! activations times that; each accumulator's gradient is `dL/dout · w · a'(acc)`, added to the
 //! feature bias and to the weight row of every active input of that perspective.
 
-use super::args::Activation;
-use super::network::{add_assign, sigmoid, ActivationFn, Crelu, Network, ParamGroup, Screlu};
+use super::network::{
+    add_assign, sigmoid, Activation, ActivationFn, Crelu, Network, ParamGroup, Screlu,
+};
 use crate::data::{ActiveFeatures, PackedPosition};
 
 /// What the network is trained to predict.

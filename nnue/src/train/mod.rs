@@ -35,7 +35,7 @@ mod quantise;
 mod run;
 mod schedule;
 
-pub use args::{Activation, Args, Schedule};
+pub use args::{Args, Schedule};
 pub use checkpoint::Checkpoint;
 pub use dataset::{load, read_data_file, DataFile, Dataset, LoadOptions};
 pub use error::TrainError;
@@ -43,7 +43,7 @@ pub use gradient::{
     accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
 };
 pub use kfit::{fit_k, KFit};
-pub use network::{sigmoid, Layout, Network, ParamGroup};
+pub use network::{sigmoid, Activation, Layout, Network, ParamGroup};
 pub use optimizer::{AdamW, BETA1, BETA2, EPSILON};
 pub use quantise::{
     clip_bound, output_bias_clip, output_clip, quantise, DEFAULT_QB, FEATURE_CLIP,
