@@ -4,13 +4,16 @@
 use engine_core::rules::GameResult;
 use engine_core::{Move, Position, Square};
 use nnue::data::{
-    checksum, dump, synthetic, DataErrorKind, Filters, Game, GameReader, GameRecord, OutcomeError,
-    Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES, PLY_BYTES,
+    checksum, dump, synthetic_games, DataErrorKind, Filters, Game, GameReader, GameRecord,
+    OutcomeError, Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES,
+    PLY_BYTES,
 };
 use proptest::prelude::*;
 
 fn games(seeds: std::ops::Range<u64>) -> Vec<Game> {
-    seeds.map(|s| synthetic::random_game(s, 200)).collect()
+    seeds
+        .map(|s| synthetic_games::random_game(s, 200))
+        .collect()
 }
 
 fn encode(games: &[Game]) -> Vec<u8> {
@@ -142,7 +145,7 @@ fn a_flipped_byte_anywhere_is_detected_inside_its_record() {
 
 #[test]
 fn header_fields_are_reported_at_their_offsets() {
-    let game = synthetic::random_game(9, 60);
+    let game = synthetic_games::random_game(9, 60);
     let good = game.to_bytes();
     let plies = game.plies().len();
     let corrupt = |at: usize, value: u8| {
@@ -240,7 +243,7 @@ fn an_illegal_move_is_reported_at_its_offset() {
 
 #[test]
 fn scores_outside_every_band_and_false_outcomes_are_reported() {
-    let game = synthetic::random_game(31, 80);
+    let game = synthetic_games::random_game(31, 80);
     let plies = game.plies().len();
     let mut b = game.to_bytes();
     let at = HEADER_BYTES + PLY_BYTES * 7 + 2;
@@ -476,7 +479,7 @@ proptest! {
 
     #[test]
     fn mutated_records_never_panic(seed in 0u64..1000, at in any::<prop::sample::Index>(), value in any::<u8>()) {
-        let mut bytes = synthetic::random_game(seed, 60).to_bytes();
+        let mut bytes = synthetic_games::random_game(seed, 60).to_bytes();
         let i = at.index(bytes.len());
         let changed = bytes[i] != value;
         bytes[i] = value;

@@ -6,7 +6,7 @@
 //!   tests and speed measurements; no engine needed).
 
 use clap::{Parser, Subcommand};
-use nnue::data::{dump, synthetic, DumpError, Filters};
+use nnue::data::{dump, synthetic_games, DumpError, Filters};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ fn synth(games: u64, seed: u64, max_plies: usize, output: &PathBuf) -> Result<()
     let mut bytes = Vec::new();
     let mut positions = 0;
     for i in 0..games {
-        let game = synthetic::random_game(seed.wrapping_add(i), max_plies);
+        let game = synthetic_games::random_game(seed.wrapping_add(i), max_plies);
         positions += game.plies().len();
         game.encode_into(&mut bytes);
     }

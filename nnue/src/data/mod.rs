@@ -86,7 +86,7 @@ mod packed;
 mod reader;
 mod record;
 mod score;
-pub mod synthetic;
+pub mod synthetic_games;
 
 pub use board::{piece_code, piece_from_code, BoardError, PackedBoard, MAX_PIECES};
 pub use dump::{dump, DumpError, DumpSummary};

@@ -256,14 +256,14 @@ pub fn batch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{synthetic, Filters};
+    use crate::data::{synthetic_games, Filters};
     use crate::features::OutputBuckets;
 
     /// The AVX2 build of the kernel and the portable one give bit-identical gradients (so results
     /// do not depend on the CPU either).
     #[test]
     fn every_instruction_set_computes_the_same_bits() {
-        let game = synthetic::random_game(5, 200);
+        let game = synthetic_games::random_game(5, 200);
         let positions: Vec<PackedPosition> = game
             .positions()
             .filter_map(|p| {
