@@ -9,9 +9,9 @@
 //! - [`simd`]: the vector kernels (portable, AVX2, AVX-512), chosen at run time.
 //! - [`reference`]: the float evaluation the quantised one is tested against.
 //! - [`random_net`]: deterministic pseudo-random nets for tests and benchmarks.
-//! - [`data`]: the self-play game-record format (writer, reader, load-time filters, text dump)
-//!   and the packed positions a trainer holds in memory.
-//! - `train` (cargo feature `train`): the trainer, which turns game records into a net file.
+//!
+//! The self-play game-record format and the trainer, which turns game records into a net file,
+//! are the `nnue-train` crate (`nnue/train/`).
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
@@ -19,7 +19,6 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod accumulator;
-pub mod data;
 pub mod features;
 pub mod format;
 pub mod network;
@@ -30,5 +29,3 @@ pub mod simd;
 pub use accumulator::AccumulatorStack;
 pub use network::{LoadError, Network, EVAL_LIMIT};
 pub use simd::Simd;
-#[cfg(feature = "train")]
-pub mod train;

@@ -4,10 +4,10 @@
 
 use engine_core::Position;
 use engine_core::SplitMix64;
-use nnue::data::{synthetic_games, Filters, Game, PackedPosition};
 use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
-use nnue::train::{
+use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
+use nnue_train::train::{
     fit_k, gradient, load, quantise, run, Activation, Args, Checkpoint, LoadOptions, Network,
     ParamGroup, Target, TrainError,
 };

@@ -257,7 +257,7 @@ pub fn batch_gradient(
 mod tests {
     use super::*;
     use crate::data::{synthetic_games, Filters};
-    use crate::features::OutputBuckets;
+    use nnue::features::OutputBuckets;
 
     /// The AVX2 build of the kernel and the portable one give bit-identical gradients (so results
     /// do not depend on the CPU either).

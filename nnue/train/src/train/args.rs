@@ -2,8 +2,8 @@
 
 use super::network::Activation;
 use crate::data::Filters;
-use crate::features::OutputBuckets;
-use crate::format::{HIDDEN_MULTIPLE, MAX_HIDDEN};
+use nnue::features::OutputBuckets;
+use nnue::format::{HIDDEN_MULTIPLE, MAX_HIDDEN};
 use std::path::{Path, PathBuf};
 
 /// Default `--lambda`: train on the search score alone. With the few hundred thousand games of

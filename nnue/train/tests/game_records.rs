@@ -3,7 +3,7 @@
 
 use engine_core::rules::GameResult;
 use engine_core::{Move, Position, Square};
-use nnue::data::{
+use nnue_train::data::{
     checksum, dump, synthetic_games, DataErrorKind, Filters, Game, GameReader, GameRecord,
     OutcomeError, Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES,
     PLY_BYTES,
@@ -24,7 +24,7 @@ fn encode(games: &[Game]) -> Vec<u8> {
     out
 }
 
-fn read_all(bytes: &[u8]) -> Result<Vec<Game>, nnue::data::DataError> {
+fn read_all(bytes: &[u8]) -> Result<Vec<Game>, nnue_train::data::DataError> {
     GameReader::new(bytes).collect()
 }
 
@@ -436,7 +436,8 @@ fn each_filter_rejects_what_it_names() {
 }
 
 /// A small file of synthetic games, committed so that the byte format cannot change unnoticed.
-/// Made with `nnue synth --games 8 --seed 1 --max-plies 400 -o nnue/tests/data/synthetic-8.xqg`.
+/// Made with
+/// `nnue synth --games 8 --seed 1 --max-plies 400 -o nnue/train/tests/data/synthetic-8.xqg`.
 const COMMITTED: &[u8] = include_bytes!("data/synthetic-8.xqg");
 
 #[test]

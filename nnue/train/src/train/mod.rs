@@ -1,7 +1,7 @@
-//! The trainer (cargo feature `train`): game records in, a quantised net file out.
+//! The trainer: game records in, a quantised net file out.
 //!
 //! A perspective network `2 × (inputs → H) → 1` per output bucket over the one feature indexer
-//! ([`crate::features`]), weights shared by both perspectives, side to move first; SCReLU (or
+//! ([`nnue::features`]), weights shared by both perspectives, side to move first; SCReLU (or
 //! CReLU). The loss is `(sigmoid(out) - t)²` with `t = lambda · sigmoid(score / K) + (1 - lambda)
 //! · result`, both from the side to move's point of view; K is fitted on the training positions
 //! ([`fit_k`]) unless given, rounded, and stored as the net's eval scale, so the engine's

@@ -161,7 +161,7 @@ impl std::error::Error for DataError {}
 /// error (the stream cannot be resynchronised reliably), which is yielded once.
 ///
 /// ```
-/// use nnue::data::{synthetic_games, GameReader};
+/// use nnue_train::data::{synthetic_games, GameReader};
 ///
 /// let bytes: Vec<u8> = (0..3).flat_map(|seed| synthetic_games::random_game(seed, 40).to_bytes()).collect();
 /// let games: Result<Vec<_>, _> = GameReader::new(&bytes[..]).collect();

@@ -1,15 +1,15 @@
 //! The float network the trainer optimises, with the exact semantics of the net file (see
-//! [`crate::format`]): `acc = bias + Σ W[i]` per perspective, `out = Σ a(acc_stm)·w[b][..H] +
+//! [`nnue::format`]): `acc = bias + Σ W[i]` per perspective, `out = Σ a(acc_stm)·w[b][..H] +
 //! Σ a(acc_other)·w[b][H..] + bias[b]`, `eval = out · K`.
 //!
 //! All parameters live in one flat vector (feature weights, feature biases, output weights,
 //! output biases), so the optimiser and the gradient buffers treat them alike.
 
 use crate::data::PackedPosition;
-use crate::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
-use crate::format::Architecture;
 use engine_core::Position;
 use engine_core::SplitMix64;
+use nnue::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
+use nnue::format::Architecture;
 use std::ops::Range;
 
 /// Width of the fixed-order partial sums in dot products: the summation order is part of the

@@ -68,7 +68,7 @@
 //! ```
 //! use engine_core::rules::GameResult;
 //! use engine_core::Position;
-//! use nnue::data::{GameRecord, Score, Termination};
+//! use nnue_train::data::{GameRecord, Score, Termination};
 //!
 //! let mut record = GameRecord::new(&Position::startpos()).unwrap();
 //! let mv = record.position().legal_moves()[0];

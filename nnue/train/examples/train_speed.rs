@@ -1,11 +1,11 @@
 //! Trainer throughput: positions per second of the training step (gradient + AdamW) on synthetic
 //! games, for hidden sizes 256 and 512, as the median of several timed passes.
 //!
-//! `cargo run --release -p nnue --features train --example train_speed -- [THREADS] [PASSES]`
+//! `cargo run --release -p nnue-train --example train_speed -- [THREADS] [PASSES]`
 
-use nnue::data::{synthetic_games, Filters, PackedPosition};
 use nnue::features::OutputBuckets;
-use nnue::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
+use nnue_train::data::{synthetic_games, Filters, PackedPosition};
+use nnue_train::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
 use std::time::Instant;
 
 /// Positions per batch (the trainer's default).
