@@ -51,7 +51,7 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Train a network from game records (`cotuong datagen` output) and write a net file that
     /// `EvalFile` loads.
-    Train(nnue::train::Args),
+    Train(nnue_train::train::Args),
     /// Tune the search's constants by SPSA over game pairs of an engine built with
     /// `--features tune` (trajectory CSV and SVG plot; resumable).
     Tune(tune::TuneArgs),
@@ -139,7 +139,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Train(args)) => match nnue::train::run(&args) {
+        Some(Command::Train(args)) => match nnue_train::train::run(&args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

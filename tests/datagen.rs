@@ -6,7 +6,7 @@
 //! The games are short (few nodes per move, a low ply cap) so that the whole file runs in
 //! seconds.
 
-use nnue::data::{Game, GameReader};
+use nnue_train::data::{Game, GameReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{best_move, Engine};
-use nnue::synthetic::Spec;
+use nnue::random_net::Spec;
 use std::path::PathBuf;
 
 /// A scratch folder for net files, removed at the end of the test.

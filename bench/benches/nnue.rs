@@ -9,7 +9,7 @@
 use cotuong_bench::bench_positions;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use engine_core::{Move, Piece, Position};
-use nnue::synthetic::Spec;
+use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network, Simd};
 use std::time::Duration;
 

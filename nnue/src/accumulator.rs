@@ -391,7 +391,7 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::{Rng, Spec};
+    use crate::random_net::{Rng, Spec};
     use engine_core::START_FEN;
 
     /// The rebuild path for feature sets whose mapping depends on the general (king buckets,

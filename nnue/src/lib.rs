@@ -8,10 +8,10 @@
 //! - [`accumulator`]: the per-worker accumulator stack the search pushes and pops, and evaluation.
 //! - [`simd`]: the vector kernels (portable, AVX2, AVX-512), chosen at run time.
 //! - [`reference`]: the float evaluation the quantised one is tested against.
-//! - [`synthetic`]: deterministic pseudo-random nets for tests and benchmarks.
-//! - [`data`]: the self-play game-record format (writer, reader, load-time filters, text dump)
-//!   and the packed positions a trainer holds in memory.
-//! - `train` (cargo feature `train`): the trainer, which turns game records into a net file.
+//! - [`random_net`]: deterministic pseudo-random nets for tests and benchmarks.
+//!
+//! The self-play game-record format and the trainer, which turns game records into a net file,
+//! are the `nnue-train` crate (`nnue/train/`).
 //!
 //! This crate depends on `engine-core`'s types only; the search reaches it through the
 //! evaluation seam of the engine.
@@ -19,16 +19,13 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod accumulator;
-pub mod data;
 pub mod features;
 pub mod format;
 pub mod network;
+pub mod random_net;
 pub mod reference;
 pub mod simd;
-pub mod synthetic;
 
 pub use accumulator::AccumulatorStack;
 pub use network::{LoadError, Network, EVAL_LIMIT};
 pub use simd::Simd;
-#[cfg(feature = "train")]
-pub mod train;

@@ -6,8 +6,8 @@ mod common;
 use common::{random_walk, Step};
 use engine_core::{Color, Position, START_FEN};
 use nnue::format::Architecture;
+use nnue::random_net::Spec;
 use nnue::simd::Block;
-use nnue::synthetic::Spec;
 use nnue::{AccumulatorStack, Network, Simd};
 
 fn refreshed(net: &Network, pos: &Position, p: Color) -> Vec<Block> {

@@ -2,7 +2,7 @@
 
 use nnue::format::{Architecture, NetError, NetFile};
 use nnue::network::{LoadError, SUPPORTED_HIDDEN};
-use nnue::synthetic::{Rng, Spec};
+use nnue::random_net::{Rng, Spec};
 use nnue::Network;
 
 fn good() -> NetFile {

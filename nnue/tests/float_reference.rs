@@ -9,8 +9,8 @@ mod common;
 
 use common::random_positions;
 use nnue::format::Architecture;
+use nnue::random_net::Spec;
 use nnue::reference::FloatNetwork;
-use nnue::synthetic::Spec;
 use nnue::{Network, EVAL_LIMIT};
 
 const F64_MARGIN: f64 = 1e-6;

@@ -6,7 +6,7 @@ mod common;
 use common::{random_walk, Step};
 use engine_core::{Position, START_FEN};
 use nnue::format::Architecture;
-use nnue::synthetic::Spec;
+use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network, Simd};
 
 fn specs() -> Vec<Spec> {

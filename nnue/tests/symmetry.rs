@@ -6,7 +6,7 @@ mod common;
 use common::{colour_flip, random_positions};
 use engine_core::Color;
 use nnue::format::Architecture;
-use nnue::synthetic::Spec;
+use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network};
 
 #[test]

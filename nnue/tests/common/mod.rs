@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use engine_core::{Move, Position, Undo, START_FEN};
-use nnue::synthetic::Rng;
+use nnue::random_net::Rng;
 
 /// One step of a random walk through a search-like tree.
 #[derive(Copy, Clone, Debug)]

@@ -6,7 +6,7 @@ use cotuong::game::Game;
 use engine_core::rules::{GameResult, RuleOptions};
 use engine_core::SplitMix64;
 use engine_core::{Move, Position};
-use nnue::data::Termination;
+use nnue_train::data::Termination;
 
 /// A move with its search score (side to move's point of view, engine units).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

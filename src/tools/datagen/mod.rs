@@ -5,7 +5,7 @@
 //! thread, a soft node limit per move) play both sides until the engine-core referee ends the
 //! game (mate, stalemate, perpetual check or chase, repetition, the no-capture limit, bare
 //! material), score adjudication does, or the ply cap is reached. Every position after the
-//! random plies is recorded with its search score in the game-record format of `nnue::data`.
+//! random plies is recorded with its search score in the game-record format of `nnue_train::data`.
 //!
 //! Determinism: game `i` of a run depends only on the binary, the settings and `--seed` (its
 //! random stream is `SplitMix64::stream(seed, i)`, and the searcher is cleared before it), and
@@ -268,7 +268,7 @@ fn game_config(args: &DatagenArgs) -> Result<GameConfig, String> {
             draw_min_ply: args.draw_min_ply,
         }),
         play_out_fraction: args.play_out,
-        max_plies: args.max_plies.clamp(1, nnue::data::MAX_PLIES),
+        max_plies: args.max_plies.clamp(1, nnue_train::data::MAX_PLIES),
         rules: Default::default(),
     })
 }

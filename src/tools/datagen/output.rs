@@ -8,7 +8,7 @@
 use super::game::PlayedGame;
 use super::DatagenArgs;
 use cotuong::eval::Evaluator;
-use nnue::data::{DataErrorKind, GameReader, GameRecord, Score};
+use nnue_train::data::{DataErrorKind, GameReader, GameRecord, Score};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;

@@ -4,10 +4,10 @@
 
 use engine_core::Position;
 use engine_core::SplitMix64;
-use nnue::data::{synthetic, Filters, Game, PackedPosition};
 use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
-use nnue::train::{
+use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
+use nnue_train::train::{
     fit_k, gradient, load, quantise, run, Activation, Args, Checkpoint, LoadOptions, Network,
     ParamGroup, Target, TrainError,
 };
@@ -37,7 +37,7 @@ impl Drop for TempDir {
 
 fn write_games(path: &Path, seeds: std::ops::Range<u64>, max_plies: usize) -> Vec<Game> {
     let games: Vec<Game> = seeds
-        .map(|s| synthetic::random_game(s, max_plies))
+        .map(|s| synthetic_games::random_game(s, max_plies))
         .collect();
     let mut bytes = Vec::new();
     for g in &games {
@@ -137,7 +137,9 @@ fn accumulators(params: &[f64], net: &Network, positions: &[PackedPosition]) -> 
 
 fn check_gradient(activation: Activation) {
     let buckets = OutputBuckets::PieceCount(3);
-    let games: Vec<Game> = (40..46).map(|s| synthetic::random_game(s, 160)).collect();
+    let games: Vec<Game> = (40..46)
+        .map(|s| synthetic_games::random_game(s, 160))
+        .collect();
     let all = packed_positions(&games, buckets, &Filters::keep_all());
     // Eight positions spread over the games, several buckets, scores and results.
     let positions: Vec<PackedPosition> =
@@ -616,7 +618,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
             file
         );
         let (mut worst, mut sum, mut count) = (0.0f64, 0.0, 0);
-        for g in (0..12).map(|s| synthetic::random_game(1000 + s, 150)) {
+        for g in (0..12).map(|s| synthetic_games::random_game(1000 + s, 150)) {
             for p in g.positions() {
                 let (float, bound) = float_eval_and_bound(&ckpt.net, &file, &p.position, 410.0);
                 let f32_float = f64::from(ckpt.net.output_position(&p.position)) * 410.0;

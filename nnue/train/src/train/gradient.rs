@@ -6,8 +6,9 @@
 //! activations times that; each accumulator's gradient is `dL/dout · w · a'(acc)`, added to the
 //! feature bias and to the weight row of every active input of that perspective.
 
-use super::args::Activation;
-use super::network::{add_assign, sigmoid, ActivationFn, Crelu, Network, ParamGroup, Screlu};
+use super::network::{
+    add_assign, sigmoid, Activation, ActivationFn, Crelu, Network, ParamGroup, Screlu,
+};
 use crate::data::{ActiveFeatures, PackedPosition};
 
 /// What the network is trained to predict.
@@ -255,14 +256,14 @@ pub fn batch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{synthetic, Filters};
-    use crate::features::OutputBuckets;
+    use crate::data::{synthetic_games, Filters};
+    use nnue::features::OutputBuckets;
 
     /// The AVX2 build of the kernel and the portable one give bit-identical gradients (so results
     /// do not depend on the CPU either).
     #[test]
     fn every_instruction_set_computes_the_same_bits() {
-        let game = synthetic::random_game(5, 200);
+        let game = synthetic_games::random_game(5, 200);
         let positions: Vec<PackedPosition> = game
             .positions()
             .filter_map(|p| {

@@ -5,10 +5,10 @@
 
 use super::board::{PackedBoard, PIECE_CODE_BYTES};
 use super::record::points_for;
-use crate::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
 use arrayvec::ArrayVec;
 use engine_core::rules::GameResult;
 use engine_core::{Color, PieceKind, Position, Square};
+use nnue::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
 
 /// Active feature indices of one perspective.
 pub type ActiveFeatures = ArrayVec<u16, MAX_ACTIVE>;

@@ -12,9 +12,9 @@ use super::optimizer::AdamW;
 use super::quantise::quantise;
 use super::schedule::LrSchedule;
 use crate::data::FilterStats;
-use crate::format::{fnv1a64, MAX_DESCRIPTION_BYTES};
 use engine_core::SplitMix64;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nnue::format::{fnv1a64, MAX_DESCRIPTION_BYTES};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -85,17 +85,17 @@ fn validate(args: &Args) -> Result<(), TrainError> {
         return bad("no data files given".to_string());
     }
     if args.hidden == 0
-        || args.hidden > crate::format::MAX_HIDDEN
-        || !args.hidden.is_multiple_of(crate::format::HIDDEN_MULTIPLE)
+        || args.hidden > nnue::format::MAX_HIDDEN
+        || !args.hidden.is_multiple_of(nnue::format::HIDDEN_MULTIPLE)
     {
         return bad(format!(
             "hidden size {} is not a positive multiple of {} up to {}",
             args.hidden,
-            crate::format::HIDDEN_MULTIPLE,
-            crate::format::MAX_HIDDEN
+            nnue::format::HIDDEN_MULTIPLE,
+            nnue::format::MAX_HIDDEN
         ));
     }
-    if args.buckets == 0 || usize::from(args.buckets) > crate::features::MAX_OUTPUT_BUCKETS {
+    if args.buckets == 0 || usize::from(args.buckets) > nnue::features::MAX_OUTPUT_BUCKETS {
         return bad(format!("{} output buckets (1-16)", args.buckets));
     }
     if !(8..=1024).contains(&args.qb) {
@@ -143,8 +143,8 @@ fn check_writable_dir(path: &std::path::Path) -> Result<(), TrainError> {
 /// Runs a training as `args` say, on `args.threads` worker threads (all cores by default).
 ///
 /// ```no_run
-/// let args = nnue::train::Args::parse_from(["games.xqg", "-o", "net.nnue", "--epochs", "40"])?;
-/// let report = nnue::train::run(&args)?;
+/// let args = nnue_train::train::Args::parse_from(["games.xqg", "-o", "net.nnue", "--epochs", "40"])?;
+/// let report = nnue_train::train::run(&args)?;
 /// println!("K {} validation loss {:?}", report.eval_scale, report.epochs.last().unwrap().validation_loss);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

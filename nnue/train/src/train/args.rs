@@ -1,40 +1,14 @@
 //! The trainer's options: a clap `Args` struct that a command-line tool mounts as a subcommand.
 
+use super::network::Activation;
 use crate::data::Filters;
-use crate::features::OutputBuckets;
-use crate::format::{Architecture, HIDDEN_MULTIPLE, MAX_HIDDEN};
+use nnue::features::OutputBuckets;
+use nnue::format::{HIDDEN_MULTIPLE, MAX_HIDDEN};
 use std::path::{Path, PathBuf};
 
 /// Default `--lambda`: train on the search score alone. With the few hundred thousand games of
 /// our data, game results are a noisy target; nets trained with 0.7 and 0.4 lost to this one.
 pub const DEFAULT_LAMBDA: f32 = 1.0;
-
-/// Hidden-layer activation.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Activation {
-    /// Squared clipped ReLU, `clamp(x, 0, 1)²`.
-    Screlu,
-    /// Clipped ReLU, `clamp(x, 0, 1)`.
-    Crelu,
-}
-
-impl Activation {
-    /// The net-file architecture with this activation.
-    pub fn architecture(self) -> Architecture {
-        match self {
-            Activation::Screlu => Architecture::PerspectiveScrelu,
-            Activation::Crelu => Architecture::PerspectiveCrelu,
-        }
-    }
-
-    /// The option value.
-    pub fn name(self) -> &'static str {
-        match self {
-            Activation::Screlu => "screlu",
-            Activation::Crelu => "crelu",
-        }
-    }
-}
 
 /// Learning-rate schedule.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]

@@ -1,11 +1,11 @@
 //! Quantisation: the clipping bounds that keep the integer inference exact, and the export of a
-//! float network to the net file format ([`crate::format`]).
+//! float network to the net file format ([`nnue::format`]).
 //!
 //! Bounds (float values; stored values are `round(x · scale)`):
 //!
 //! - feature weights and biases: `|x| <=` [`FEATURE_CLIP`] = 1.98, stored as at most
 //!   `round(1.98 · 255) = 505`. An accumulator is the bias plus at most 32 active weights
-//!   ([`crate::features::MAX_ACTIVE`]), so `|acc| <= 33 · 505 = 16,665 < 32,767`: the `i16`
+//!   ([`nnue::features::MAX_ACTIVE`]), so `|acc| <= 33 · 505 = 16,665 < 32,767`: the `i16`
 //!   accumulator cannot overflow, whatever the order of incremental updates.
 //! - output weights: `|x| <= 127 / QB` ([`output_clip`]; 1.984375 for the default QB = 64), stored
 //!   as at most 127. With the clipped activation `0 <= v <= QA = 255`, the SCReLU product `v · w`
@@ -19,7 +19,7 @@
 //! (at most `0.5 / QB` each) is the larger part of the quantisation error of trained nets.
 
 use super::network::{Network, ParamGroup};
-use crate::format::{NetError, NetFile, NetHeader};
+use nnue::format::{NetError, NetFile, NetHeader};
 
 /// First-layer quantisation: float 1.0 is stored as 255.
 pub const QA: i32 = 255;
@@ -101,7 +101,7 @@ mod tests {
     fn the_bounds_keep_the_integer_arithmetic_exact() {
         let max_feature = round_i16(FEATURE_CLIP, QA) as i32;
         assert_eq!(max_feature, 505);
-        assert!((crate::features::MAX_ACTIVE as i32 + 1) * max_feature <= i16::MAX as i32);
+        assert!((nnue::features::MAX_ACTIVE as i32 + 1) * max_feature <= i16::MAX as i32);
         for qb in [16, 64, 100, 256, 1024] {
             let max_output = round_i16(output_clip(qb), qb) as i32;
             assert_eq!(max_output, MAX_OUTPUT_WEIGHT);

@@ -3,14 +3,17 @@
 
 use engine_core::rules::GameResult;
 use engine_core::{Move, Position, Square};
-use nnue::data::{
-    checksum, dump, synthetic, DataErrorKind, Filters, Game, GameReader, GameRecord, OutcomeError,
-    Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES, PLY_BYTES,
+use nnue_train::data::{
+    checksum, dump, synthetic_games, DataErrorKind, Filters, Game, GameReader, GameRecord,
+    OutcomeError, Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES,
+    PLY_BYTES,
 };
 use proptest::prelude::*;
 
 fn games(seeds: std::ops::Range<u64>) -> Vec<Game> {
-    seeds.map(|s| synthetic::random_game(s, 200)).collect()
+    seeds
+        .map(|s| synthetic_games::random_game(s, 200))
+        .collect()
 }
 
 fn encode(games: &[Game]) -> Vec<u8> {
@@ -21,7 +24,7 @@ fn encode(games: &[Game]) -> Vec<u8> {
     out
 }
 
-fn read_all(bytes: &[u8]) -> Result<Vec<Game>, nnue::data::DataError> {
+fn read_all(bytes: &[u8]) -> Result<Vec<Game>, nnue_train::data::DataError> {
     GameReader::new(bytes).collect()
 }
 
@@ -142,7 +145,7 @@ fn a_flipped_byte_anywhere_is_detected_inside_its_record() {
 
 #[test]
 fn header_fields_are_reported_at_their_offsets() {
-    let game = synthetic::random_game(9, 60);
+    let game = synthetic_games::random_game(9, 60);
     let good = game.to_bytes();
     let plies = game.plies().len();
     let corrupt = |at: usize, value: u8| {
@@ -240,7 +243,7 @@ fn an_illegal_move_is_reported_at_its_offset() {
 
 #[test]
 fn scores_outside_every_band_and_false_outcomes_are_reported() {
-    let game = synthetic::random_game(31, 80);
+    let game = synthetic_games::random_game(31, 80);
     let plies = game.plies().len();
     let mut b = game.to_bytes();
     let at = HEADER_BYTES + PLY_BYTES * 7 + 2;
@@ -433,7 +436,8 @@ fn each_filter_rejects_what_it_names() {
 }
 
 /// A small file of synthetic games, committed so that the byte format cannot change unnoticed.
-/// Made with `nnue synth --games 8 --seed 1 --max-plies 400 -o nnue/tests/data/synthetic-8.xqg`.
+/// Made with
+/// `nnue synth --games 8 --seed 1 --max-plies 400 -o nnue/train/tests/data/synthetic-8.xqg`.
 const COMMITTED: &[u8] = include_bytes!("data/synthetic-8.xqg");
 
 #[test]
@@ -476,7 +480,7 @@ proptest! {
 
     #[test]
     fn mutated_records_never_panic(seed in 0u64..1000, at in any::<prop::sample::Index>(), value in any::<u8>()) {
-        let mut bytes = synthetic::random_game(seed, 60).to_bytes();
+        let mut bytes = synthetic_games::random_game(seed, 60).to_bytes();
         let i = at.index(bytes.len());
         let changed = bytes[i] != value;
         bytes[i] = value;

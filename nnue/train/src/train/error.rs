@@ -1,7 +1,7 @@
 //! Why a training run failed.
 
 use crate::data::DataError;
-use crate::format::NetError;
+use nnue::format::NetError;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;

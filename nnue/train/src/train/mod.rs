@@ -1,7 +1,7 @@
-//! The trainer (cargo feature `train`): game records in, a quantised net file out.
+//! The trainer: game records in, a quantised net file out.
 //!
 //! A perspective network `2 × (inputs → H) → 1` per output bucket over the one feature indexer
-//! ([`crate::features`]), weights shared by both perspectives, side to move first; SCReLU (or
+//! ([`nnue::features`]), weights shared by both perspectives, side to move first; SCReLU (or
 //! CReLU). The loss is `(sigmoid(out) - t)²` with `t = lambda · sigmoid(score / K) + (1 - lambda)
 //! · result`, both from the side to move's point of view; K is fitted on the training positions
 //! ([`fit_k`]) unless given, rounded, and stored as the net's eval scale, so the engine's
@@ -35,7 +35,7 @@ mod quantise;
 mod run;
 mod schedule;
 
-pub use args::{Activation, Args, Schedule};
+pub use args::{Args, Schedule};
 pub use checkpoint::Checkpoint;
 pub use dataset::{load, read_data_file, DataFile, Dataset, LoadOptions};
 pub use error::TrainError;
@@ -43,7 +43,7 @@ pub use gradient::{
     accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
 };
 pub use kfit::{fit_k, KFit};
-pub use network::{sigmoid, Layout, Network, ParamGroup};
+pub use network::{sigmoid, Activation, Layout, Network, ParamGroup};
 pub use optimizer::{AdamW, BETA1, BETA2, EPSILON};
 pub use quantise::{
     clip_bound, output_bias_clip, output_clip, quantise, DEFAULT_QB, FEATURE_CLIP,

@@ -161,9 +161,9 @@ impl std::error::Error for DataError {}
 /// error (the stream cannot be resynchronised reliably), which is yielded once.
 ///
 /// ```
-/// use nnue::data::{synthetic, GameReader};
+/// use nnue_train::data::{synthetic_games, GameReader};
 ///
-/// let bytes: Vec<u8> = (0..3).flat_map(|seed| synthetic::random_game(seed, 40).to_bytes()).collect();
+/// let bytes: Vec<u8> = (0..3).flat_map(|seed| synthetic_games::random_game(seed, 40).to_bytes()).collect();
 /// let games: Result<Vec<_>, _> = GameReader::new(&bytes[..]).collect();
 /// assert_eq!(games.unwrap().len(), 3);
 /// let truncated = GameReader::new(&bytes[..bytes.len() - 1]).last().unwrap();

@@ -3,9 +3,9 @@
 use super::board::PackedBoard;
 use super::outcome::{check_outcome, result_code, OutcomeError, Termination};
 use super::score::Score;
-use crate::format::fnv1a64;
 use engine_core::rules::GameResult;
 use engine_core::{Color, FenError, Move, Position};
+use nnue::format::fnv1a64;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -229,7 +229,7 @@ impl std::error::Error for RecordError {}
 /// ```
 /// use engine_core::rules::GameResult;
 /// use engine_core::{Move, Position, Square};
-/// use nnue::data::{GameRecord, Score, Termination};
+/// use nnue_train::data::{GameRecord, Score, Termination};
 ///
 /// let start = Position::startpos();
 /// let mut record = GameRecord::new(&start).unwrap();

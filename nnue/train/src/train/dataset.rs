@@ -3,9 +3,9 @@
 
 use super::error::TrainError;
 use crate::data::{FilterStats, Filters, Game, GameReader, PackedPosition};
-use crate::features::OutputBuckets;
-use crate::format::fnv1a64;
 use engine_core::SplitMix64;
+use nnue::features::OutputBuckets;
+use nnue::format::fnv1a64;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -14,11 +14,10 @@
 //! | parameter count P, then parameters, first moments, second moments | `u64`, 3P × `f32` |
 //! | FNV-1a 64 of every byte before it | `u64` |
 
-use super::args::Activation;
-use super::network::Network;
+use super::network::{Activation, Network};
 use super::optimizer::AdamW;
-use crate::features::OutputBuckets;
-use crate::format::fnv1a64;
+use nnue::features::OutputBuckets;
+use nnue::format::fnv1a64;
 
 /// The first eight bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CTTRAINC";
@@ -122,7 +121,7 @@ impl Checkpoint {
         };
         let buckets = OutputBuckets::from_id(scheme, bucket_count)
             .ok_or_else(|| format!("bad output buckets {scheme}/{bucket_count}"))?;
-        if hidden == 0 || hidden > crate::format::MAX_HIDDEN {
+        if hidden == 0 || hidden > nnue::format::MAX_HIDDEN {
             return Err(format!("bad hidden size {hidden}"));
         }
         let mut net = Network::zeroed(hidden, buckets, activation);

@@ -1,20 +1,47 @@
 //! The float network the trainer optimises, with the exact semantics of the net file (see
-//! [`crate::format`]): `acc = bias + Σ W[i]` per perspective, `out = Σ a(acc_stm)·w[b][..H] +
+//! [`nnue::format`]): `acc = bias + Σ W[i]` per perspective, `out = Σ a(acc_stm)·w[b][..H] +
 //! Σ a(acc_other)·w[b][H..] + bias[b]`, `eval = out · K`.
 //!
 //! All parameters live in one flat vector (feature weights, feature biases, output weights,
 //! output biases), so the optimiser and the gradient buffers treat them alike.
 
-use super::args::Activation;
 use crate::data::PackedPosition;
-use crate::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
 use engine_core::Position;
 use engine_core::SplitMix64;
+use nnue::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
+use nnue::format::Architecture;
 use std::ops::Range;
 
 /// Width of the fixed-order partial sums in dot products: the summation order is part of the
 /// code, not of the instruction set, so results are bit-identical on every x86-64 CPU.
 pub(crate) const LANES: usize = 8;
+
+/// Hidden-layer activation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Activation {
+    /// Squared clipped ReLU, `clamp(x, 0, 1)²`.
+    Screlu,
+    /// Clipped ReLU, `clamp(x, 0, 1)`.
+    Crelu,
+}
+
+impl Activation {
+    /// The net-file architecture with this activation.
+    pub fn architecture(self) -> Architecture {
+        match self {
+            Activation::Screlu => Architecture::PerspectiveScrelu,
+            Activation::Crelu => Architecture::PerspectiveCrelu,
+        }
+    }
+
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Screlu => "screlu",
+            Activation::Crelu => "crelu",
+        }
+    }
+}
 
 /// The parameter groups, in storage order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -68,7 +68,7 @@
 //! ```
 //! use engine_core::rules::GameResult;
 //! use engine_core::Position;
-//! use nnue::data::{GameRecord, Score, Termination};
+//! use nnue_train::data::{GameRecord, Score, Termination};
 //!
 //! let mut record = GameRecord::new(&Position::startpos()).unwrap();
 //! let mv = record.position().legal_moves()[0];
@@ -86,7 +86,7 @@ mod packed;
 mod reader;
 mod record;
 mod score;
-pub mod synthetic;
+pub mod synthetic_games;
 
 pub use board::{piece_code, piece_from_code, BoardError, PackedBoard, MAX_PIECES};
 pub use dump::{dump, DumpError, DumpSummary};

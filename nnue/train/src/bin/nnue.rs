@@ -6,7 +6,7 @@
 //!   tests and speed measurements; no engine needed).
 
 use clap::{Parser, Subcommand};
-use nnue::data::{dump, synthetic, DumpError, Filters};
+use nnue_train::data::{dump, synthetic_games, DumpError, Filters};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,7 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Train a net from game records.
-    Train(nnue::train::Args),
+    Train(nnue_train::train::Args),
     /// Print the positions of game records as `FEN | score | result`.
     Dump {
         /// A game-record file.
@@ -49,7 +49,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Train(args) => nnue::train::run(&args)
+        Command::Train(args) => nnue_train::train::run(&args)
             .map(|_| ())
             .map_err(|e| e.to_string()),
         Command::Dump { file, filtered } => dump_file(&file, filtered),
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
 }
 
 fn dump_file(path: &std::path::Path, filtered: bool) -> Result<(), String> {
-    let bytes = nnue::train::read_data_file(path)
+    let bytes = nnue_train::train::read_data_file(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file = &bytes[..];
     let filters = Filters::default();
@@ -94,7 +94,7 @@ fn synth(games: u64, seed: u64, max_plies: usize, output: &PathBuf) -> Result<()
     let mut bytes = Vec::new();
     let mut positions = 0;
     for i in 0..games {
-        let game = synthetic::random_game(seed.wrapping_add(i), max_plies);
+        let game = synthetic_games::random_game(seed.wrapping_add(i), max_plies);
         positions += game.plies().len();
         game.encode_into(&mut bytes);
     }

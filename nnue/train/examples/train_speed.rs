@@ -1,11 +1,11 @@
 //! Trainer throughput: positions per second of the training step (gradient + AdamW) on synthetic
 //! games, for hidden sizes 256 and 512, as the median of several timed passes.
 //!
-//! `cargo run --release -p nnue --features train --example train_speed -- [THREADS] [PASSES]`
+//! `cargo run --release -p nnue-train --example train_speed -- [THREADS] [PASSES]`
 
-use nnue::data::{synthetic, Filters, PackedPosition};
 use nnue::features::OutputBuckets;
-use nnue::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
+use nnue_train::data::{synthetic_games, Filters, PackedPosition};
+use nnue_train::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
 use std::time::Instant;
 
 /// Positions per batch (the trainer's default).
@@ -21,7 +21,7 @@ fn main() {
     let mut data = Vec::new();
     let mut seed = 0;
     while data.len() < 8 * BATCH {
-        let game = synthetic::random_game(seed, 300);
+        let game = synthetic_games::random_game(seed, 300);
         seed += 1;
         for p in game.positions() {
             if let Ok(score) = filters.check(&p) {
