@@ -1,7 +1,7 @@
 //! Cost of the repetition referee as the search pays it: `judge_cycle_with` on one cycle.
 //!
 //! Run: `cargo bench -p cotuong-bench --bench referee`. Two sets, reported per cycle:
-//! - `axf`: the last cycle of each of the 33 cases of `shared/testdata/axf-repetition.tsv`
+//! - `axf`: the last cycle of each of the 33 cases of `engine-core/tests/data/axf-repetition.tsv`
 //!   (checks, chases, offers, pins: the expensive cycles), under each rule set;
 //! - `shuffles`: one quiet 4-ply cycle (each side moves a piece out and back) from each bench
 //!   position, the common case inside the search.
@@ -16,7 +16,7 @@ use engine_core::{Move, Position, RankBase};
 /// The shared test data lives beside the repository (`../shared`).
 const AXF_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/testdata/axf-repetition.tsv"
+    "/../engine-core/tests/data/axf-repetition.tsv"
 );
 
 /// A repetition as the search meets it: the repeated position and the cycle leading back to it.

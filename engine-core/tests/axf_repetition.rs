@@ -1,4 +1,4 @@
-//! The 33 repetition cases of `shared/testdata/axf-repetition.tsv` (Asian rules, ranks 0-9,
+//! The 33 repetition cases of `tests/data/axf-repetition.tsv` (Asian rules, ranks 0-9,
 //! expected results from an independent referee, from the side to move's view), judged by
 //! `rules::adjudicate` under each rule set.
 //!
@@ -9,10 +9,10 @@
 use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions, RuleSet};
 use engine_core::{Color, Position, RankBase};
 
-/// The shared test data lives beside the repository (`../shared`), as in CI.
+/// The cases, committed with the crate's test data (`tests/data/README.md` gives the source).
 const DATA_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/testdata/axf-repetition.tsv"
+    "/tests/data/axf-repetition.tsv"
 );
 
 /// Cases where the Law's verdict replaces the file's (Asian) expectation: (id, expected from the
@@ -61,7 +61,7 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let data = std::fs::read_to_string(DATA_PATH).unwrap_or_else(|e| {
-        panic!("cannot read {DATA_PATH}: {e} (check out the repository with shared/ beside it)")
+        panic!("cannot read {DATA_PATH}: {e}")
     });
     let mut out = Vec::new();
     for line in data.lines() {

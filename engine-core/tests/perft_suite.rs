@@ -1,4 +1,4 @@
-//! Perft counts of the shared suite (`shared/testdata/perft.tsv`, the CPW "Chinese Chess Perft
+//! Perft counts of the shared suite (`tests/data/perft.tsv`, the CPW "Chinese Chess Perft
 //! Results" positions). Depth 5 runs by default (a few seconds in release); deeper depths are
 //! `#[ignore]`d: `cargo test --release -p engine-core --test perft_suite -- --ignored`.
 
@@ -6,7 +6,7 @@ use engine_core::{perft, Position};
 
 const SUITE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/testdata/perft.tsv"
+    "/tests/data/perft.tsv"
 ));
 
 /// (FEN, counts for depths 1..=7).
