@@ -611,7 +611,7 @@ impl Engine {
     pub fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
         let active = self.is_searching();
         match &self.running {
-            Some(r) if active => {
+            Some(r) if active && r.ctl.pondering.load(Ordering::SeqCst) => {
                 if draw {
                     r.draw_offered.store(true, Ordering::SeqCst);
                 }

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{best_move, Engine};
+use std::time::Duration;
 
 fn fen_of(e: &mut Engine) -> String {
     e.send("d");
@@ -172,8 +173,85 @@ fn a_first_line_that_is_not_utf8_does_not_decide_the_dialect() {
     assert_eq!(rest, vec!["bye".to_string()]);
 }
 
+/// End of input (the GUI closed the pipe or died) without `quit`: the engine must exit by itself,
+/// with status 0, in bounded time, whether idle or searching, in either dialect or before any.
 #[test]
 fn end_of_input_exits_cleanly() {
-    let e = Engine::uci();
-    drop(e);
+    type Start = fn() -> Engine;
+    let dialects: [(&str, Start); 3] = [
+        ("no dialect yet", Engine::start),
+        ("uci", Engine::uci),
+        ("ucci", Engine::ucci),
+    ];
+    for (dialect, start) in dialects {
+        for searching in [false, true] {
+            let what = format!(
+                "{dialect}, {}",
+                if searching { "searching" } else { "idle" }
+            );
+            let mut e = start();
+            e.send("position startpos");
+            if searching {
+                // An infinite search never ends by itself: only the end of input can end it.
+                e.send("go infinite");
+                e.read_until(|l| l.starts_with("info depth"), common::LINE_TIMEOUT);
+            } else if dialect != "no dialect yet" {
+                e.sync();
+            }
+            let (status, rest) = e
+                .close_input(Duration::from_secs(10))
+                .unwrap_or_else(|| panic!("{what}: still running 10 s after end of input"));
+            assert!(status.success(), "{what}: exited with {status}");
+            assert!(
+                rest.iter().all(|l| !l.contains("error")),
+                "{what}: {rest:?}"
+            );
+            // UCCI answers `quit` with `bye`, and end of input is a `quit`.
+            if dialect == "ucci" {
+                assert_eq!(rest.last().map(String::as_str), Some("bye"), "{what}");
+            }
+        }
+    }
+}
+
+/// Commands that would disturb a running search are refused, each with one error line, and the
+/// search goes on to answer `stop` with a move.
+#[test]
+fn commands_refused_while_searching_leave_the_search_running() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth"), common::LINE_TIMEOUT);
+    for cmd in [
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "setoption name Clear Hash",
+        "ucinewgame",
+        "bench 3",
+        "ponderhit",
+    ] {
+        e.send(cmd);
+        // Lines up to `readyok`: `info` progress lines of the search, and exactly one error.
+        let lines = e.sync();
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| !l.starts_with("info depth") && !l.starts_with("info nodes"))
+            .collect();
+        assert_eq!(errors.len(), 1, "'{cmd}' gave {errors:?}");
+        assert!(
+            errors[0].starts_with("info string error: "),
+            "'{cmd}' gave {errors:?}"
+        );
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "'{cmd}' ended the search: {lines:?}"
+        );
+    }
+    e.send("stop");
+    let lines = e.expect_prefix("bestmove");
+    assert!(!best_move(&lines).is_empty());
+    // The refused Hash size did not take effect: the engine still searches normally.
+    let lines = e.go("depth 3");
+    assert!(lines.last().unwrap().starts_with("bestmove"));
+    e.quit();
 }

@@ -11,6 +11,9 @@
 //! behind in material, with no mate and nothing better than the cycle: the search must keep the
 //! cycle up when it is lawful and leave it when the rule set forbids it, and the other side must
 //! not count on the cycle being forbidden where it is not.
+//!
+//! The Asian verdicts cite, case by case, the articles of `rules_law_cases.rs`; all were also
+//! checked against Fairy-Stockfish's AXF rules (`bench/oracle/asian_rules_pyffish.py`): all agree.
 
 use cotuong::game::Game;
 use cotuong::search::{mate_in, mated_in, SearchRequest, SearchResult, Searcher, DRAW};

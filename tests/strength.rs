@@ -157,9 +157,11 @@ fn analysis_is_never_weakened() {
             false,
         )
         .expect("idle");
+    // Level 0 stops after about a hundred nodes (depth 1 or 2); analysis goes on to depth 4
+    // (however long a loaded machine takes: no time bound here, only a hang guard).
     let mut deepest = 0;
-    let deadline = std::time::Instant::now() + Duration::from_secs(2);
-    while std::time::Instant::now() < deadline {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while deepest < 4 && std::time::Instant::now() < deadline {
         if let Ok(Event::Info(Info::Iteration { depth, .. })) =
             events.recv_timeout(Duration::from_millis(50))
         {
@@ -167,6 +169,5 @@ fn analysis_is_never_weakened() {
         }
     }
     assert!(engine.stop());
-    // Level 0 stops after about a hundred nodes (depth 1 or 2); analysis goes on.
     assert!(deepest >= 4, "deepest {deepest}");
 }

@@ -155,18 +155,6 @@ fn go_depth_zero_gives_an_evaluation_and_nobestmove() {
 }
 
 #[test]
-fn seconds_unless_usemillisec() {
-    let mut e = Engine::ucci();
-    e.send("position startpos");
-    // 2 seconds: a short think, but far more than 2 ms.
-    let t = std::time::Instant::now();
-    let lines = e.go("time 2 increment 0");
-    assert!(lines.last().unwrap().starts_with("bestmove"));
-    assert!(t.elapsed() < Duration::from_secs(2));
-    e.quit();
-}
-
-#[test]
 fn draw_offer_is_accepted_in_a_dead_draw_and_lost_positions_are_resigned() {
     let mut e = Engine::ucci();
     // Bare generals plus defenders: nobody can win.

@@ -147,12 +147,55 @@ fn ranks_one_to_ten_option_switches_move_text() {
 #[test]
 fn wdl_is_shown_on_request() {
     let mut e = Engine::uci();
-    e.send("setoption name UCI_ShowWDL value true");
+    // Off by default: no `wdl` field.
     e.send("position startpos");
     let lines = e.go("depth 3");
-    let info = last_score_line(&lines);
-    let w: u32 = field(info, "wdl").unwrap().parse().unwrap();
-    assert!(w <= 1000, "{info}");
+    assert!(!last_score_line(&lines).contains(" wdl "), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    // The start position with Red's or Black's a0/a9 chariot removed: Red to move a chariot
+    // down, balanced, a chariot up; then a chariot up with Black to move (the side to move's
+    // view flips), and a mate in one. None of the first four has a mate within the depth, so
+    // their wdl comes from the score.
+    let positions = [
+        "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",
+        "startpos",
+        "fen 1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "fen 1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        "fen 3k5/1R7/R8/9/9/9/9/9/9/4K4 w - - 0 1",
+    ];
+    let mut seen = Vec::new();
+    for pos in positions {
+        e.send(&format!("position {pos}"));
+        let lines = e.go("depth 4");
+        let info = last_score_line(&lines).to_string();
+        let mut it = info.split_whitespace().skip_while(|&t| t != "wdl").skip(1);
+        let mut next = || -> u32 {
+            it.next()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("three numbers after wdl: {info}"))
+        };
+        let (w, d, l) = (next(), next(), next());
+        assert_eq!(w + d + l, 1000, "{info}");
+        // A mate score as a very large centipawn score: a certain win.
+        let score = match (field(&info, "cp"), field(&info, "mate")) {
+            (Some(cp), _) => cp.parse::<i64>().expect("cp"),
+            (None, Some(m)) => m.parse::<i64>().expect("mate").signum() * 1_000_000,
+            _ => panic!("no score: {info}"),
+        };
+        seen.push((score, w, d, l, info));
+    }
+    // Balanced: a draw is the likeliest outcome.
+    let (_, w, d, l, info) = &seen[1];
+    assert!(d > w && d > l, "the start position: {info}");
+    // The better the score, the likelier the win and the unlikelier the loss.
+    seen.sort_by_key(|s| s.0);
+    for pair in seen.windows(2) {
+        let (lo, hi) = (&pair[0], &pair[1]);
+        assert!(hi.1 >= lo.1 && hi.3 <= lo.3, "{}\n{}", lo.4, hi.4);
+    }
+    let (worst, best) = (&seen[0], &seen[seen.len() - 1]);
+    assert!(worst.3 > worst.1 + 500, "a chariot down: {}", worst.4);
+    assert_eq!((best.1, best.2, best.3), (1000, 0, 0), "a mate: {}", best.4);
     e.quit();
 }
 
@@ -193,40 +236,6 @@ fn no_legal_move_answers_none_with_a_lost_score() {
         lines.iter().any(|l| l == "info depth 0 score mate 0"),
         "{lines:?}"
     );
-    e.quit();
-}
-
-#[test]
-fn stop_during_infinite_is_answered_quickly() {
-    let mut e = Engine::uci();
-    e.send("setoption name Threads value 2");
-    e.send("position startpos moves h2e2 h9g7 h0g2");
-    e.send("go infinite");
-    // Wait until the search is well under way, then check it holds its answer.
-    e.read_until(
-        |l| field(l, "depth").is_some_and(|d| d.parse::<i32>().unwrap_or(0) >= 5),
-        Duration::from_secs(30),
-    );
-    std::thread::sleep(Duration::from_millis(300));
-    while e.next_line(Duration::from_millis(50)).is_some() {}
-    let sent = e.send_timed("stop");
-    let (at, line) = loop {
-        let (at, l) = e
-            .next_line(Duration::from_secs(5))
-            .expect("bestmove after stop");
-        if l.starts_with("bestmove") {
-            break (at, l);
-        }
-    };
-    let waited = at.duration_since(sent);
-    eprintln!("stop -> bestmove took {:?}", waited);
-    // The engine answers within a millisecond or two; allow for a loaded CI machine.
-    assert!(waited < Duration::from_millis(200), "stop took {waited:?}");
-    assert!(legal_in(
-        &["h2e2", "h9g7", "h0g2"],
-        line.split_whitespace().nth(1).unwrap(),
-        RankBase::Zero
-    ));
     e.quit();
 }
 
@@ -323,26 +332,5 @@ fn repeating_a_position_of_the_game_history_is_a_draw() {
     let info = last_score_line(&lines);
     assert_eq!(field(info, "cp"), Some("0"), "{info}");
     assert_eq!(best_move(&lines), "d8d9");
-    e.quit();
-}
-
-#[test]
-fn a_finished_ponder_search_holds_its_move_until_ponderhit() {
-    let mut e = Engine::uci();
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go ponder depth 2");
-    e.expect_no_bestmove_for(Duration::from_millis(300));
-    let sent = e.send_timed("ponderhit");
-    let (at, line) = loop {
-        let (at, l) = e
-            .next_line(Duration::from_secs(5))
-            .expect("bestmove after ponderhit");
-        if l.starts_with("bestmove") {
-            break (at, l);
-        }
-    };
-    assert!(at.duration_since(sent) < Duration::from_millis(200));
-    let mv = line.split_whitespace().nth(1).unwrap();
-    assert!(legal_in(&["h2e2", "h9g7"], mv, RankBase::Zero), "{mv}");
     e.quit();
 }

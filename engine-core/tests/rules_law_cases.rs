@@ -421,7 +421,13 @@ const CASES: &[LawCase] = &[
     },
 ];
 
-/// Cases that the Asian rules decide otherwise, with their verdict there.
+/// Cases that the Asian rules decide otherwise, with their verdict there. Source: each case's
+/// comment cites the Law's article or diagram (Hình), and the Law's Điều 24 examples are the
+/// Asian book's diagrams (rules digest §3.3); the Asian verdicts here were also checked against
+/// Fairy-Stockfish's AXF rules through pyffish (`bench/oracle/asian_rules_pyffish.py`, output
+/// in `asian_rules_pyffish.out`): all six agree. Fairy-Stockfish differs on two cases whose
+/// comments say the Asian rules differ but which are not listed here ("protected but immobile
+/// target", "confined chariot does not chase"): there our Asian rule set keeps the Law's verdict.
 const ASIAN_DIFFERENCES: &[(&str, Expect)] = &[
     (
         "check that attacks, then attack (chariot)",
@@ -613,17 +619,24 @@ fn immobile_target_rule_can_be_switched_off() {
 }
 
 #[test]
-fn judge_cycle_default_matches_explicit_default() {
+fn judge_cycle_without_options_gives_the_law_verdict() {
+    // `judge_cycle` (no options: what the search uses by default) must give each case's verdict
+    // under the Law, the default rule set, on the last cycle; the cases the Asian rules decide
+    // otherwise show that it does not judge by the Asian rules.
+    let mut failures = Vec::new();
     for case in CASES {
         let (start, moves, end) = replay(case);
         let cycle = last_cycle(&start, &moves, &end);
-        assert_eq!(
-            judge_cycle(&end, &cycle),
-            judge_cycle_with(&end, &cycle, &RuleOptions::default()),
-            "{}",
-            case.name
-        );
+        let expected = match case.expect {
+            Draw => CycleVerdict::Draw,
+            Loses(c, _) => CycleVerdict::Loses(c),
+        };
+        let got = judge_cycle(&end, &cycle);
+        if got != expected {
+            failures.push(format!("{}: expected {expected:?}, got {got:?}", case.name));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

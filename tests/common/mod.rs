@@ -7,7 +7,7 @@ pub mod cli;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// Generous default wait for a line: CI machines are slow and shared.
@@ -16,7 +16,8 @@ pub const LINE_TIMEOUT: Duration = Duration::from_secs(30);
 /// A running engine process.
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once [`Engine::close_input`] has closed it.
+    stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, String)>,
     /// Every line received so far (for failure messages).
     pub log: Vec<String>,
@@ -25,13 +26,19 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine binary with no arguments (protocol mode).
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
+        Engine::start_command(Command::new(env!("CARGO_BIN_EXE_cotuong")))
+    }
+
+    /// Starts `command` (the engine binary, possibly through a wrapper such as `sh -c`) with
+    /// piped standard input and output.
+    pub fn start_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start the engine");
-        let stdin = child.stdin.take().expect("stdin");
+        let stdin = Some(child.stdin.take().expect("stdin"));
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {
@@ -51,16 +58,24 @@ impl Engine {
     }
 
     /// Sends one command line.
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin
+            .as_mut()
+            .expect("the engine's input is still open")
+    }
+
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().expect("flush");
     }
 
     /// Sends raw bytes as one line (for input that is not UTF-8).
     pub fn send_bytes(&mut self, line: &[u8]) {
-        self.stdin.write_all(line).expect("write to engine");
-        self.stdin.write_all(b"\n").expect("write to engine");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        stdin.write_all(line).expect("write to engine");
+        stdin.write_all(b"\n").expect("write to engine");
+        stdin.flush().expect("flush");
     }
 
     /// Sends one command and returns when it was sent.
@@ -140,24 +155,48 @@ impl Engine {
 
     /// Sends `quit` and waits for the process to exit (killing it after a timeout).
     pub fn quit(mut self) -> Vec<String> {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let mut rest = Vec::new();
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    assert!(status.success(), "engine exited with {status}");
-                    while let Some((_, l)) = self.next_line(Duration::from_millis(200)) {
-                        rest.push(l);
-                    }
-                    return rest;
-                }
-                _ => std::thread::sleep(Duration::from_millis(10)),
-            }
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = writeln!(stdin, "quit");
+            let _ = stdin.flush();
         }
-        let _ = self.child.kill();
-        panic!("engine did not exit after quit");
+        let status = self
+            .wait_for_exit(Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("engine did not exit after quit"));
+        assert!(status.success(), "engine exited with {status}");
+        self.rest()
+    }
+
+    /// Closes the engine's standard input (end of input, as when a GUI dies) without sending
+    /// anything, and waits up to `timeout` for the process to exit by itself. Returns its exit
+    /// status and the lines it printed after, or `None` if it was still running (it is then
+    /// killed when the `Engine` is dropped).
+    pub fn close_input(mut self, timeout: Duration) -> Option<(ExitStatus, Vec<String>)> {
+        drop(self.stdin.take());
+        let status = self.wait_for_exit(timeout)?;
+        Some((status, self.rest()))
+    }
+
+    /// Waits up to `timeout` for the process to exit; its status, or `None` if still running.
+    fn wait_for_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// The lines still to come from an engine that has exited.
+    fn rest(&mut self) -> Vec<String> {
+        let mut rest = Vec::new();
+        while let Some((_, l)) = self.next_line(Duration::from_millis(200)) {
+            rest.push(l);
+        }
+        rest
     }
 
     /// Starts a UCI session (handshake done).

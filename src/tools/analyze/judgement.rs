@@ -130,12 +130,17 @@ mod tests {
 
     #[test]
     fn thresholds_judge_losses() {
+        // The documented defaults (README, `cotuong analyze`: inaccuracy from 50 centipawns,
+        // mistake from 100, blunder from 200), written out rather than read from the constants
+        // so that a changed constant fails here.
         let t = Thresholds::default();
         assert_eq!(t.judge(0), None);
-        assert_eq!(t.judge(DEFAULT_INACCURACY - 1), None);
-        assert_eq!(t.judge(DEFAULT_INACCURACY), Some(Judgement::Inaccuracy));
-        assert_eq!(t.judge(DEFAULT_MISTAKE), Some(Judgement::Mistake));
-        assert_eq!(t.judge(DEFAULT_BLUNDER), Some(Judgement::Blunder));
+        assert_eq!(t.judge(49), None);
+        assert_eq!(t.judge(50), Some(Judgement::Inaccuracy));
+        assert_eq!(t.judge(99), Some(Judgement::Inaccuracy));
+        assert_eq!(t.judge(100), Some(Judgement::Mistake));
+        assert_eq!(t.judge(199), Some(Judgement::Mistake));
+        assert_eq!(t.judge(200), Some(Judgement::Blunder));
         assert_eq!(t.judge(5_000), Some(Judgement::Blunder));
         assert!(Thresholds::new(0, 10, 20).is_err());
         assert!(Thresholds::new(30, 20, 40).is_err());
