@@ -132,6 +132,58 @@ fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
 }
 
 #[test]
+fn consecutive_shards_concatenate_to_the_bytes_of_one_run() {
+    let dir = temp_dir("shards");
+    let expected = reference(&dir);
+    // Shards of 3, 1 and 4 games (one continued with --append), on different thread counts.
+    let mut joined = Vec::new();
+    for (first, games, threads) in [(0u64, 3u64, 2u32), (3, 1, 1), (4, 4, 2)] {
+        let path = dir.join(format!("shard-{first}.xqg"));
+        let first = first.to_string();
+        if games == 4 {
+            datagen(&path, 2, threads, &["--first-game", &first]);
+            datagen(&path, games, threads, &["--first-game", &first, "--append"]);
+        } else {
+            datagen(&path, games, threads, &["--first-game", &first]);
+        }
+        assert_eq!(games_in(&path).len() as u64, games);
+        joined.extend(std::fs::read(&path).expect("shard"));
+    }
+    assert_eq!(joined, expected);
+
+    // A shard's file cannot be continued as another shard.
+    let shard = dir.join("shard-3.xqg");
+    let message = fails(&datagen_args(
+        &shard,
+        2,
+        SEED,
+        &["--first-game", "4", "--append"],
+    ));
+    assert!(message.contains("other settings"), "{message}");
+
+    // --check validates and writes nothing.
+    let checked = dir.join("checked.xqg");
+    let run = run_datagen(&datagen_args(
+        &checked,
+        2,
+        SEED,
+        &["--first-game", "6", "--check"],
+    ));
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(!checked.exists() && !settings_file(&checked).exists());
+    let missing = dir.join("missing.fen");
+    let message = fails(&datagen_args(
+        &checked,
+        2,
+        SEED,
+        &["--check", "--openings", path_text(&missing)],
+    ));
+    assert!(message.contains("cannot read openings"), "{message}");
+    assert!(!checked.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn append_continues_a_shorter_or_truncated_run_to_the_same_bytes() {
     let dir = temp_dir("append");
     let expected = reference(&dir);

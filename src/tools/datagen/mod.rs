@@ -44,6 +44,15 @@ pub struct DatagenArgs {
     /// Games to play in all (with --append: the total the file should reach).
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
+    /// Index of the first game (a shard): the run plays games N to N+games-1 of the seed. The
+    /// files of consecutive shards, concatenated in order, are byte for byte the file of one run
+    /// over all their games (the data file has no header).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub first_game: u64,
+    /// Check the arguments (evaluation, openings, output file) and exit without playing or
+    /// writing anything.
+    #[arg(long)]
+    pub check: bool,
     /// Seed of the run: game i uses random stream i of this seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -141,6 +150,20 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .max(1);
     let evaluator = Evaluator::from_choice(&args.eval)?;
     let settings = RunSettings::of(args, &evaluator);
+    if args.first_game.checked_add(args.games).is_none() {
+        return Err("--first-game plus --games is too large".to_string());
+    }
+    if args.check {
+        let holds_data = args.out.metadata().map(|m| m.len() > 0).unwrap_or(false);
+        if holds_data && !args.append {
+            return Err(format!(
+                "{} already holds data: use --append to continue it, or another file",
+                args.out.display()
+            ));
+        }
+        println!("datagen: arguments are valid ({settings})");
+        return Ok(());
+    }
     let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
     let first = writer.games_in_file();
     if first >= args.games {
@@ -157,6 +180,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let todo = args.games - first;
     let bar = progress_bar(args.quiet, todo);
     let next = Arc::new(AtomicU64::new(first));
+    let first_game = args.first_game;
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, PlayedGame)>();
     let started = Instant::now();
     let mut tally = Tally::default();
@@ -185,7 +209,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                         if index >= args.games {
                             break;
                         }
-                        let mut rng = SplitMix64::stream(args.seed, index);
+                        let mut rng = SplitMix64::stream(args.seed, first_game + index);
                         match play_game(config, &mut rng, &mut player, &abort) {
                             Some(game) => {
                                 if tx.send((index, game)).is_err() {

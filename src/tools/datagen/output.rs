@@ -19,6 +19,12 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunSettings(String);
 
+impl std::fmt::Display for RunSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl RunSettings {
     /// The deciding settings of `args` (not `--games`, `--threads`, `--append`, `--quiet`, which
     /// change how many games or how fast, not which).
@@ -40,8 +46,15 @@ impl RunSettings {
                 args.play_out
             )
         };
+        // The first game joins the settings only for shards, so that the settings files of runs
+        // made before the option existed still match.
+        let shard = if args.first_game == 0 {
+            String::new()
+        } else {
+            format!("first game {}; ", args.first_game)
+        };
         RunSettings(format!(
-            "seed {}; nodes {}; hash {} MB; random plies {} of {} lines within {}; \
+            "{shard}seed {}; nodes {}; hash {} MB; random plies {} of {} lines within {}; \
              max opening score {}; openings {}; adjudication {}; max plies {}; engine {}; \
              evaluation {}",
             args.seed,

@@ -163,6 +163,26 @@ struct MatchOptions {
     /// Log every line sent to and received from the engines to this file.
     #[arg(long)]
     debug_log: Option<PathBuf>,
+    /// Play only game pairs FROM to TO-1 (counted from 0) of the schedule: a slice of a
+    /// two-engine round robin with --games 2. Pairs are never split.
+    #[arg(long, value_name = "FROM..TO")]
+    pairs: Option<String>,
+    /// Write the result of the run (or slice) as JSON: pairs, pentanomial counts, W-D-L and
+    /// terminations.
+    #[arg(long, value_name = "FILE")]
+    slice_json: Option<PathBuf>,
+}
+
+/// Parses `--pairs FROM..TO`.
+fn pair_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--pairs '{text}' is not FROM..TO (whole numbers, FROM < TO)");
+    let (from, to) = text.split_once("..").ok_or_else(bad)?;
+    let from: usize = from.trim().parse().map_err(|_| bad())?;
+    let to: usize = to.trim().parse().map_err(|_| bad())?;
+    if from >= to {
+        return Err(bad());
+    }
+    Ok((from, to))
 }
 
 /// Parses `key=value` words into a lookup with the allowed keys only.
@@ -281,6 +301,22 @@ impl MatchOptions {
         if self.nocapture == 0 {
             return Err("--nocapture must be at least 1".into());
         }
+        let pairs = match &self.pairs {
+            Some(text) => {
+                if engines.len() != 2 || self.format != Format::RoundRobin || self.games != 2 {
+                    return Err("--pairs needs two engines in a round robin with --games 2".into());
+                }
+                let (from, to) = pair_range(text)?;
+                if to > self.rounds {
+                    return Err(format!(
+                        "--pairs {text}: the schedule has {} pairs (--rounds)",
+                        self.rounds
+                    ));
+                }
+                Some((from, to))
+            }
+            None => None,
+        };
         let openings = match &self.openings {
             Some(path) => openings::load(path)?,
             None => vec![openings::Opening::startpos()],
@@ -406,6 +442,8 @@ impl MatchOptions {
             fingerprint,
             debug_log: self.debug_log.clone(),
             vary_nodes: self.vary_nodes,
+            pairs,
+            slice_json: self.slice_json.clone(),
         })
     }
 }

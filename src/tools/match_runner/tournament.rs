@@ -59,9 +59,14 @@ pub struct Plan {
     /// Node limits change from pass to pass of the schedule (`--vary-nodes`; the plan has
     /// an engine with a node limit whenever this is set).
     pub vary_nodes: bool,
+    /// Only these game pairs of the schedule (`--pairs FROM..TO`, TO exclusive).
+    pub pairs: Option<(usize, usize)>,
+    /// Where the result goes as JSON (`--slice-json`).
+    pub slice_json: Option<PathBuf>,
 }
 
 struct Runner {
+    pairs: Option<(usize, usize)>,
     plan: Arc<PoolShared>,
     format: Format,
     rounds: usize,
@@ -157,7 +162,9 @@ pub fn run(plan: Plan) -> Result<String, String> {
         log,
         vary_nodes: plan.vary_nodes,
     });
+    let slice_json = plan.slice_json;
     let mut runner = Runner {
+        pairs: plan.pairs,
         plan: Arc::clone(&shared),
         format: plan.format,
         rounds: plan.rounds,
@@ -184,6 +191,9 @@ pub fn run(plan: Plan) -> Result<String, String> {
     runner.bar.finish_and_clear();
     pool.finish();
     outcome?;
+    if let Some(path) = &slice_json {
+        write_slice_json(path, &runner)?;
+    }
     Ok(report::final_report(
         &runner.plan.engines,
         &runner.tally,
@@ -191,6 +201,29 @@ pub fn run(plan: Plan) -> Result<String, String> {
         runner.sprt.as_ref(),
         runner.stopped_by_sprt,
     ))
+}
+
+/// Writes the result of the run as JSON (through a temporary file beside `path`).
+fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), String> {
+    let t = &runner.tally;
+    let value = serde_json::json!({
+        "engines": runner.plan.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        "pairs": runner.pairs.map(|(from, to)| [from, to]),
+        "games": t.trinomial.games(),
+        "pair_count": t.pentanomial.pairs(),
+        "pentanomial": t.pentanomial.counts,
+        "wdl": [t.trinomial.wins, t.trinomial.draws, t.trinomial.losses],
+        "terminations": t.terminations,
+        "replayed_games": t.replayed_games,
+        "stopped_by_sprt": runner.stopped_by_sprt.map(|d| format!("{d:?}")),
+    });
+    let text = serde_json::to_string_pretty(&value)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, text + "\n")
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// The full round-robin schedule: `rounds` cycles of the Berger table (colours reversed in even
@@ -246,6 +279,13 @@ impl Runner {
             self.games_per_encounter,
             &self.opening_order,
         );
+        let jobs = match self.pairs {
+            Some((from, to)) => jobs
+                .into_iter()
+                .filter(|j| j.pair_id.is_some_and(|p| p >= from && p < to))
+                .collect(),
+            None => jobs,
+        };
         let untimed = self.plan.engines.iter().all(|e| !e.time_control.is_timed());
         let distinct = repeats::distinct_games(&jobs);
         if untimed && !self.plan.vary_nodes && distinct < jobs.len() {
