@@ -8,3 +8,4 @@ mod fairy_stockfish;
 mod opening_suite;
 mod replays;
 mod selfplay;
+mod xboard;
