@@ -101,7 +101,7 @@ impl Features {
 /// Seconds as XBoard writes them: whole numbers plainly, fractions with up to 3 decimals.
 fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         let s = format!("{:.3}", d.as_secs_f64());
