@@ -100,7 +100,7 @@ pub enum Command {
     /// An empty line.
     Nothing,
     /// A line of the XBoard dialect (every one but `quit`).
-    Xboard(super::xboard::XCommand),
+    Xboard(super::xboard_command::XCommand),
 }
 
 /// Parses a number token with a clear error.

@@ -21,6 +21,7 @@ pub mod ucci;
 pub mod uci;
 pub mod wire_options;
 pub mod xboard;
+pub mod xboard_command;
 pub mod xboard_options;
 pub mod xboard_output;
 pub mod xboard_session;

@@ -11,7 +11,7 @@
 use super::command::Command;
 use super::output::Output;
 use super::session::Flow;
-use super::xboard::XCommand;
+use super::xboard_command::XCommand;
 use super::xboard_options::{Claims, XboardSettings};
 use super::xboard_output as xo;
 use super::Input;
