@@ -243,6 +243,8 @@ mod tests {
         assert!(matches!(x("level 40 x 0"), XCommand::Bad { .. }));
         assert!(matches!(x("sd 0"), XCommand::Bad { .. }));
         assert!(matches!(x("time"), XCommand::Bad { .. }));
-        assert!(matches!(x("h2x2"), XCommand::Bad { .. }));
+        assert!(matches!(x("h2"), XCommand::Bad { .. }));
+        // Move-shaped text is a move: the session answers `Illegal move` if it is not one.
+        assert_eq!(x("h2x2"), XCommand::UserMove("h2x2".into()));
     }
 }
