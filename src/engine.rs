@@ -340,6 +340,15 @@ impl Engine {
         Ok((new_start && !warnings.is_empty()).then_some(warnings))
     }
 
+    /// Sets up the game as it stands (a front end that keeps the game itself, like XBoard's);
+    /// refused while a search runs.
+    pub fn set_game(&mut self, game: Game) -> Result<(), String> {
+        self.idle_for("setting the game")?;
+        self.game = game;
+        self.banned.clear();
+        Ok(())
+    }
+
     /// Excludes root moves until the next position (UCCI `banmoves`); on error nothing changes.
     pub fn ban_moves(&mut self, moves: &[String], notation: RankBase) -> Result<(), String> {
         let pos = self.game.position();
@@ -622,12 +631,18 @@ impl Engine {
         }
     }
 
-    /// Stops any search and waits for it (its best move is still sent).
-    pub fn quit(&mut self) {
+    /// Stops any search and waits until its thread has ended (its best move is still sent,
+    /// before this returns).
+    pub fn stop_and_wait(&mut self) {
         if let Some(r) = &self.running {
             r.ctl.request_stop();
         }
         self.join_search();
+    }
+
+    /// Stops any search and waits for it (its best move is still sent).
+    pub fn quit(&mut self) {
+        self.stop_and_wait();
     }
 }
 

@@ -99,6 +99,8 @@ pub enum Command {
     Quit,
     /// An empty line.
     Nothing,
+    /// A line of the XBoard dialect (every one but `quit`).
+    Xboard(super::xboard_command::XCommand),
 }
 
 /// Parses a number token with a clear error.

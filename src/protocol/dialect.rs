@@ -1,4 +1,4 @@
-//! The two protocol dialects and the words that tell them apart on the wire, shared by the
+//! The three protocol dialects and the words that tell them apart on the wire, shared by the
 //! engine's front end and the match runner (which speaks them as a client).
 
 use std::fmt;
@@ -11,15 +11,22 @@ pub enum Dialect {
     /// `ucci`/`ucciok`, `setoption X Y`, `go time .. opptime ..` in seconds unless the engine
     /// announces `usemillisec`, FEN of the last capture plus the moves since.
     Ucci,
+    /// XBoard/WinBoard (CECP v2): `xboard`, `protover 2` → `feature ...`, the engine keeps the
+    /// game (`usermove`, `go`, `force`), answers `move m`, clocks in centiseconds.
+    Xboard,
 }
 
 impl Dialect {
-    /// Parses a dialect name, `uci` or `ucci` in any case (the match runner's `proto=`).
+    /// Parses a dialect name, `uci`, `ucci` or `xboard` (also `cecp`, `winboard`) in any case
+    /// (the match runner's `proto=`).
     pub fn parse(text: &str) -> Result<Dialect, String> {
         match text.to_ascii_lowercase().as_str() {
             "uci" => Ok(Dialect::Uci),
             "ucci" => Ok(Dialect::Ucci),
-            other => Err(format!("unknown protocol '{other}' (expected uci or ucci)")),
+            "xboard" | "cecp" | "winboard" => Ok(Dialect::Xboard),
+            other => Err(format!(
+                "unknown protocol '{other}' (expected uci, ucci or xboard)"
+            )),
         }
     }
 
@@ -28,6 +35,7 @@ impl Dialect {
         match self {
             Dialect::Uci => "uci",
             Dialect::Ucci => "ucci",
+            Dialect::Xboard => "xboard",
         }
     }
 
@@ -36,6 +44,7 @@ impl Dialect {
         match self {
             Dialect::Uci => "uciok",
             Dialect::Ucci => "ucciok",
+            Dialect::Xboard => "feature done=1",
         }
     }
 
@@ -44,6 +53,7 @@ impl Dialect {
         match self {
             Dialect::Uci => format!("setoption name {name} value {value}"),
             Dialect::Ucci => format!("setoption {name} {value}"),
+            Dialect::Xboard => format!("option {name}={value}"),
         }
     }
 
@@ -52,6 +62,7 @@ impl Dialect {
         match self {
             Dialect::Uci => Some("ucinewgame"),
             Dialect::Ucci => None,
+            Dialect::Xboard => Some("new"),
         }
     }
 }
@@ -61,6 +72,7 @@ impl fmt::Display for Dialect {
         f.write_str(match self {
             Dialect::Uci => "uci",
             Dialect::Ucci => "ucci",
+            Dialect::Xboard => "xboard",
         })
     }
 }

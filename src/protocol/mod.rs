@@ -1,10 +1,12 @@
-//! Protocol front end: everything UCI or UCCI, none of it in the engine. The input thread reads
-//! lines, parses them per dialect ([`parse`]: [`command`], [`uci`], [`ucci`]) and sends typed
-//! commands over a channel; the [`session::Session`] applies them to the engine and writes its
-//! answers and events as wire text ([`output`]), with the settings only the wire reads in
-//! [`wire_options`].
+//! Protocol front end: everything UCI, UCCI or XBoard, none of it in the engine. The input thread
+//! reads lines, parses them per dialect ([`parse`]: [`command`], [`uci`], [`ucci`], [`xboard`])
+//! and sends typed commands over a channel; the [`session::Session`] (UCI and UCCI) or the
+//! [`xboard_session::XboardSession`] applies them to the engine and writes its answers and events
+//! as wire text ([`output`], [`xboard_output`]), with the settings only the wire reads in
+//! [`wire_options`] and [`xboard_options`].
 //!
-//! The first command decides the dialect (`ucci` → UCCI, anything else → UCI). Input is read on
+//! The first command decides the dialect (`ucci` → UCCI, `xboard` → XBoard, anything else →
+//! UCI). Input is read on
 //! its own thread, so the engine (and through it the search) is never blocked on stdin, and
 //! `stop`/`isready` are answered while searching. Input is read as bytes: a line that is not
 //! valid UTF-8 (a GBK-encoded name from a Chinese GUI, say) gets one `info string error` and is
@@ -18,6 +20,11 @@ pub mod session;
 pub mod ucci;
 pub mod uci;
 pub mod wire_options;
+pub mod xboard;
+pub mod xboard_command;
+pub mod xboard_options;
+pub mod xboard_output;
+pub mod xboard_session;
 
 pub use dialect::Dialect;
 
@@ -25,9 +32,18 @@ use command::{excerpt, Command};
 use output::Output;
 use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read};
+use xboard_session::XboardSession;
 
 /// What the input thread sends: a command, or why a line was not one.
-type Input = Result<Command, String>;
+pub(crate) type Input = Result<Command, String>;
+
+/// The session of the dialect the first command chose.
+enum AnySession {
+    /// UCI or UCCI.
+    Uci(Session),
+    /// XBoard.
+    Xboard(XboardSession),
+}
 
 /// The line without its line ending (`\n` or `\r\n`).
 fn trim_line_end(mut line: &[u8]) -> &[u8] {
@@ -78,10 +94,10 @@ fn spawn_input(
                 };
                 let first = line.split_whitespace().next();
                 if dialect.is_none() && first.is_some() {
-                    dialect = Some(if first == Some("ucci") {
-                        Dialect::Ucci
-                    } else {
-                        Dialect::Uci
+                    dialect = Some(match first {
+                        Some("ucci") => Dialect::Ucci,
+                        Some("xboard") => Dialect::Xboard,
+                        _ => Dialect::Uci,
                     });
                 }
                 let parsed = parse::parse(line, dialect.unwrap_or(Dialect::Uci));
@@ -105,27 +121,49 @@ pub fn run() {
 /// `input`.
 pub fn run_with(input: impl Read + Send + 'static, out: Output) {
     let (tx, rx) = crossbeam_channel::unbounded();
-    if let Err(e) = spawn_input(input, tx) {
+    if let Err(e) = spawn_input(input, tx.clone()) {
         out.line(&output::error(&format!(
             "cannot start the input thread: {e}"
         )));
         return;
     }
-    let mut session = match Session::new(out.clone()) {
-        Ok(s) => s,
-        Err(e) => {
-            out.line(&output::error(&format!("cannot start the engine: {e}")));
-            return;
-        }
-    };
+    // The session starts with the first command, which decides the dialect.
+    let mut session: Option<AnySession> = None;
     for msg in rx {
-        match msg {
-            Ok(cmd) => {
-                if session.handle(cmd) == Flow::Quit {
-                    break;
+        let s = match &mut session {
+            Some(s) => s,
+            None => {
+                if msg == Ok(Command::Nothing) {
+                    continue;
+                }
+                let made = if matches!(msg, Ok(Command::Xboard(_))) {
+                    XboardSession::new(out.clone(), tx.clone()).map(AnySession::Xboard)
+                } else {
+                    Session::new(out.clone()).map(AnySession::Uci)
+                };
+                match made {
+                    Ok(s) => session.insert(s),
+                    Err(e) => {
+                        out.line(&output::error(&format!("cannot start the engine: {e}")));
+                        return;
+                    }
                 }
             }
-            Err(e) => out.line(&output::error(&e)),
+        };
+        let flow = match (s, msg) {
+            (AnySession::Uci(s), Ok(cmd)) => s.handle(cmd),
+            (AnySession::Xboard(s), Ok(cmd)) => s.handle(cmd),
+            (AnySession::Uci(_), Err(e)) => {
+                out.line(&output::error(&e));
+                Flow::Continue
+            }
+            (AnySession::Xboard(s), Err(e)) => {
+                s.input_error(&e);
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            break;
         }
     }
 }

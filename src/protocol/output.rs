@@ -112,7 +112,7 @@ pub fn mv(m: Move, f: &WireStyle) -> String {
 /// Score text: `cp N` / `mate N` (UCI) or a bare number (UCCI).
 pub fn score(s: i32, f: &WireStyle) -> String {
     match f.dialect {
-        Dialect::Uci => {
+        Dialect::Uci | Dialect::Xboard => {
             if is_mate(s) {
                 format!("mate {}", mate_moves(s))
             } else {
@@ -165,7 +165,7 @@ pub fn info(event: &Info, f: &WireStyle) -> Vec<String> {
         } => {
             let nps = nodes * 1000 / (*time_ms).max(1);
             match f.dialect {
-                Dialect::Uci => {
+                Dialect::Uci | Dialect::Xboard => {
                     let mut line = format!(
                         "info depth {depth} seldepth {seldepth} multipv {multipv} score {}",
                         score(*s, f)
@@ -207,7 +207,7 @@ pub fn info(event: &Info, f: &WireStyle) -> Vec<String> {
             mv: m,
             number,
         } => match f.dialect {
-            Dialect::Uci => vec![format!(
+            Dialect::Uci | Dialect::Xboard => vec![format!(
                 "info depth {depth} currmove {} currmovenumber {number}",
                 mv(*m, f)
             )],
@@ -235,7 +235,7 @@ pub fn bestmove(best: Move, ponder: Option<Move>, offer: Option<Offer>, f: &Wire
 /// The answer when there is no move to play: `bestmove (none)` / `nobestmove`.
 pub fn no_move(f: &WireStyle) -> String {
     match f.dialect {
-        Dialect::Uci => "bestmove (none)".to_string(),
+        Dialect::Uci | Dialect::Xboard => "bestmove (none)".to_string(),
         Dialect::Ucci => "nobestmove".to_string(),
     }
 }
@@ -285,7 +285,7 @@ pub fn pophash(entry: Option<&HashEntry>, f: &WireStyle) -> String {
 /// The name of an option in a dialect (`None`: not offered there).
 pub fn option_name<S, E>(spec: &Spec<S, E>, dialect: Dialect) -> Option<&'static str> {
     match dialect {
-        Dialect::Uci => spec.uci,
+        Dialect::Uci | Dialect::Xboard => spec.uci,
         Dialect::Ucci => spec.ucci,
     }
 }
@@ -306,7 +306,7 @@ pub fn option_declaration<S, E>(spec: &Spec<S, E>, dialect: Dialect) -> Option<S
         }
     };
     Some(match dialect {
-        Dialect::Uci => {
+        Dialect::Uci | Dialect::Xboard => {
             let kind = match spec.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!("spin default {default} min {min} max {max}")

@@ -1,12 +1,16 @@
-//! One input line to a [`Command`], in the session's dialect: the commands both dialects share
-//! first (`command`), then the dialect's own (`uci`, `ucci`).
+//! One input line to a [`Command`], in the session's dialect: the commands UCI and UCCI share
+//! first (`command`), then the dialect's own (`uci`, `ucci`); XBoard has a command set of its
+//! own (`xboard`).
 
 use super::command::{common, Command};
 use super::dialect::Dialect;
-use super::{ucci, uci};
+use super::{ucci, uci, xboard};
 
 /// Parses one line in `dialect`.
 pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
+    if dialect == Dialect::Xboard {
+        return Ok(xboard::parse(line));
+    }
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&word, rest)) = tokens.split_first() else {
         return Ok(Command::Nothing);
@@ -17,6 +21,7 @@ pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
     match dialect {
         Dialect::Uci => uci::parse(word, rest),
         Dialect::Ucci => ucci::parse(word, rest),
+        Dialect::Xboard => Ok(xboard::parse(line)),
     }
 }
 

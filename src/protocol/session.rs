@@ -65,7 +65,7 @@ impl Session {
             dialect: self.dialect,
             rank_base: match self.dialect {
                 Dialect::Uci => self.wire.rank_base(),
-                Dialect::Ucci => RankBase::Zero,
+                Dialect::Ucci | Dialect::Xboard => RankBase::Zero,
             },
             show_wdl: self.wire.show_wdl,
         };
@@ -161,6 +161,7 @@ impl Session {
                     self.error(&e);
                 }
             }
+            Command::Xboard(_) => self.error("an XBoard command in a UCI or UCCI session"),
             Command::Quit => {
                 self.engine.quit();
                 if self.dialect == Dialect::Ucci {
@@ -222,7 +223,7 @@ impl Session {
             }
         }
         let depth = match self.dialect {
-            Dialect::Uci => g.depth.map(|d| d.max(1)),
+            Dialect::Uci | Dialect::Xboard => g.depth.map(|d| d.max(1)),
             Dialect::Ucci => g.depth,
         };
         SearchRequest {

@@ -38,7 +38,7 @@ fn bad_settings() {
             vec![
                 "--engine",
                 "cmd=x",
-                "proto=xboard",
+                "proto=cecp1",
                 "--engine",
                 "cmd=y",
                 "--depth",

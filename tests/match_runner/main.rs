@@ -9,3 +9,4 @@ mod opening_suite;
 mod replays;
 mod selfplay;
 mod slices;
+mod xboard;

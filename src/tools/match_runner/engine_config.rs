@@ -27,7 +27,7 @@ pub struct EngineConfig {
 }
 
 /// The keys an engine spec understands, for error messages.
-const KEYS: &str = "cmd, arg, dir, name, proto, ranks, letters, option.NAME, tc, st, nodes, depth";
+const KEYS: &str = "cmd, arg, dir, name, proto (uci, ucci, xboard), ranks, letters, option.NAME, tc, st, nodes, depth";
 
 /// Splits `key=value` tokens; a token without `=` is an error naming it.
 fn split_tokens(tokens: &[String]) -> Result<Vec<(String, String)>, String> {
@@ -67,7 +67,7 @@ impl EngineConfig {
         let mut name = None;
         let mut dialect = Dialect::Uci;
         let mut ranks = RankBase::Zero;
-        let mut letters = FenLetters::NB;
+        let mut letters = None;
         let mut options: Vec<(String, String)> = Vec::new();
         let mut tc = None;
         for (key, value) in pairs {
@@ -92,7 +92,7 @@ impl EngineConfig {
                         }
                     }
                 }
-                "letters" => letters = FenLetters::parse(&value)?,
+                "letters" => letters = Some(FenLetters::parse(&value)?),
                 "tc" => tc = Some(TimeControl::parse_clock(&value)?),
                 "st" => {
                     let secs: f64 = value
@@ -133,6 +133,15 @@ impl EngineConfig {
             }
         }
         let command = command.ok_or_else(|| "an engine needs cmd=PROGRAM".to_string())?;
+        // XBoard numbers ranks 0-9 on the wire for every 10-rank board, and its FEN letters are
+        // H/E (engines such as Sjaak II read no other).
+        if dialect == Dialect::Xboard && ranks == RankBase::One {
+            return Err("proto=xboard moves always use ranks 0-9: leave out ranks=1".into());
+        }
+        let letters = letters.unwrap_or(match dialect {
+            Dialect::Xboard => FenLetters::HE,
+            Dialect::Uci | Dialect::Ucci => FenLetters::NB,
+        });
         let name = name.unwrap_or_else(|| {
             std::path::Path::new(&command)
                 .file_name()
@@ -189,7 +198,13 @@ mod tests {
     #[test]
     fn bad_specs_are_errors() {
         assert!(EngineConfig::from_tokens(&toks("name=x nodes=1"), &[], None).is_err());
-        assert!(EngineConfig::from_tokens(&toks("cmd=x proto=xboard nodes=1"), &[], None).is_err());
+        assert!(EngineConfig::from_tokens(&toks("cmd=x proto=cecp1 nodes=1"), &[], None).is_err());
+        assert!(
+            EngineConfig::from_tokens(&toks("cmd=x proto=xboard ranks=1 nodes=1"), &[], None)
+                .is_err()
+        );
+        let x = EngineConfig::from_tokens(&toks("cmd=x proto=xboard nodes=1"), &[], None).unwrap();
+        assert_eq!(x.wire.letters, FenLetters::HE);
         assert!(EngineConfig::from_tokens(&toks("cmd=x ranks=2 nodes=1"), &[], None).is_err());
         assert!(EngineConfig::from_tokens(&toks("cmd=x"), &[], None).is_err());
         assert!(EngineConfig::from_tokens(&toks("cmd=x bogus"), &[], None).is_err());

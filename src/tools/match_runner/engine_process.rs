@@ -1,10 +1,14 @@
 //! A running engine: the child process, a reader thread that timestamps every output line and
 //! feeds it into a channel (so waiting with a deadline is exact and costs no CPU), and the
-//! handshake / new game / think exchanges of both protocols.
+//! handshake / new game / think exchanges of the three protocols. The handshake also checks the
+//! engine's options: one the engine does not know, or refuses, stops the run with its answer.
 
 use super::engine_config::EngineConfig;
-use super::wire::{parse_bestmove, parse_info, BestMove, Dialect, InfoFields, Score};
+use super::wire::{parse_bestmove, parse_info, BestMove, Dialect, GoLimits, InfoFields, Score};
+use super::xboard_wire::{self as xb, Features, Reply};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
+use engine_core::{Move, Position};
+use std::cell::Cell;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -46,6 +50,12 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 const STOP_GRACE: Duration = Duration::from_millis(500);
 /// How an engine's remarks begin (refused or unknown options among them).
 const REMARK_PREFIX: &str = "info string";
+/// How long an XBoard engine without `ping` gets to answer a batch of commands.
+const XBOARD_QUIET: Duration = Duration::from_millis(300);
+/// Words by which an engine's answer to an option says it did not take it.
+const REFUSAL_WORDS: &[&str] = &[
+    "unknown", "error", "no such", "refus", "invalid", "illegal", "not ", "ignored", "range",
+];
 
 /// One line of engine output, stamped when the reader thread received it.
 enum Output {
@@ -64,6 +74,8 @@ pub enum EngineError {
     NoAnswer(String),
     /// Writing to its input failed (it has gone away).
     Broken(String),
+    /// The engine does not know or refused what it was sent (the message quotes it).
+    Refused(String),
 }
 
 impl fmt::Display for EngineError {
@@ -73,6 +85,7 @@ impl fmt::Display for EngineError {
             EngineError::Crashed => write!(f, "engine process exited"),
             EngineError::NoAnswer(what) => write!(f, "no answer ({what})"),
             EngineError::Broken(e) => write!(f, "cannot write to engine: {e}"),
+            EngineError::Refused(e) => write!(f, "{e}"),
         }
     }
 }
@@ -111,6 +124,16 @@ pub struct EngineProcess {
     log: Option<ProtocolLog>,
     /// `info string` lines of the handshake.
     remarks: Vec<String>,
+    /// UCI/UCCI: the option names of the engine's listing.
+    listed: Vec<String>,
+    /// XBoard: what the engine announced.
+    features: Features,
+    /// XBoard: how many moves of the current game the engine's board has.
+    synced: usize,
+    /// XBoard: the start position of the game was sent (or is the initial position).
+    board_sent: bool,
+    /// XBoard: the last `ping` number.
+    ping: u32,
 }
 
 impl EngineProcess {
@@ -175,6 +198,11 @@ impl EngineProcess {
             millis: false,
             log: log.cloned(),
             remarks: Vec::new(),
+            listed: Vec::new(),
+            features: Features::default(),
+            synced: 0,
+            board_sent: false,
+            ping: 0,
         };
         engine.handshake()?;
         Ok(engine)
@@ -183,11 +211,6 @@ impl EngineProcess {
     /// The configuration this process was started from.
     pub fn config(&self) -> &EngineConfig {
         &self.config
-    }
-
-    /// True when UCCI times are sent in milliseconds.
-    pub fn uses_millis(&self) -> bool {
-        self.millis
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
@@ -225,26 +248,122 @@ impl EngineProcess {
 
     fn handshake(&mut self) -> Result<(), EngineError> {
         let dialect = self.config.wire.dialect;
-        self.send(dialect.hello())?;
-        let mut millis = false;
-        let ok = dialect.hello_ok();
-        self.wait_for(
-            Instant::now() + HANDSHAKE_TIMEOUT,
-            ok,
-            |l| {
-                let mut w = l.split_whitespace();
-                if w.next() == Some("option") && w.next() == Some("usemillisec") {
-                    millis = true;
-                }
-            },
-            |l| l.trim() == ok,
-        )?;
-        if dialect == Dialect::Ucci && millis {
-            self.send("setoption usemillisec true")?;
-            self.millis = true;
+        if dialect == Dialect::Xboard {
+            self.xboard_handshake()?;
+        } else {
+            self.send(dialect.hello())?;
+            let mut millis = false;
+            let mut listed = Vec::new();
+            let ok = dialect.hello_ok();
+            self.wait_for(
+                Instant::now() + HANDSHAKE_TIMEOUT,
+                ok,
+                |l| {
+                    if let Some(name) = listed_option(l, dialect) {
+                        if name == "usemillisec" {
+                            millis = true;
+                        }
+                        listed.push(name);
+                    }
+                },
+                |l| l.trim() == ok,
+            )?;
+            self.listed = listed;
+            if dialect == Dialect::Ucci && millis {
+                self.send("setoption usemillisec true")?;
+                self.millis = true;
+            }
         }
         let options = self.config.options.clone();
         self.remarks = self.set_options(&options)?;
+        self.check_options(&options)
+    }
+
+    /// `xboard`, `protover 2`, the `feature` lines up to `done=1`, each answered `accepted`.
+    fn xboard_handshake(&mut self) -> Result<(), EngineError> {
+        self.send("xboard")?;
+        self.send("protover 2")?;
+        let mut features = Features::default();
+        let mut names = Vec::new();
+        let done = Cell::new(false);
+        self.wait_for(
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            "feature done=1",
+            |l| {
+                names.extend(features.read(l));
+                done.set(features.done);
+            },
+            |_| done.get(),
+        )?;
+        for name in names {
+            // The runner sends coordinates, never SAN.
+            let answer = if name == "san" {
+                "rejected"
+            } else {
+                "accepted"
+            };
+            self.send(&format!("{answer} {name}"))?;
+        }
+        if !features.variants.iter().any(|v| v == "xiangqi") {
+            return Err(EngineError::Refused(format!(
+                "the engine does not offer variant xiangqi (its variants: {})",
+                features.variants.join(",")
+            )));
+        }
+        self.features = features;
+        Ok(())
+    }
+
+    /// Stops the run when the engine does not know, or refuses, one of `options`, quoting its
+    /// answer. An option missing from a UCI or UCCI listing that the engine took without a word
+    /// is only noted on stderr: engines have hidden options (Cotuong's `StrengthSeed`).
+    fn check_options(&self, options: &[(String, String)]) -> Result<(), EngineError> {
+        let dialect = self.config.wire.dialect;
+        let engine = &self.config.name;
+        for (name, value) in options {
+            let lower = name.to_ascii_lowercase();
+            let answer: Vec<&str> = self
+                .remarks
+                .iter()
+                .map(String::as_str)
+                .filter(|l| {
+                    let l = l.to_ascii_lowercase();
+                    l.contains(&lower) && REFUSAL_WORDS.iter().any(|w| l.contains(w))
+                })
+                .collect();
+            let listed = match dialect {
+                Dialect::Xboard => {
+                    self.features.has_option(name)
+                        || (lower == "memory" && self.features.memory)
+                        || (lower == "cores" && self.features.smp)
+                }
+                Dialect::Uci | Dialect::Ucci => {
+                    self.listed.iter().any(|o| o.eq_ignore_ascii_case(name))
+                }
+            };
+            let offered = match dialect {
+                Dialect::Xboard => self.features.options.join(", "),
+                Dialect::Uci | Dialect::Ucci => self.listed.join(", "),
+            };
+            if !answer.is_empty() {
+                return Err(EngineError::Refused(format!(
+                    "it refused option {name}={value}; it answered: {}",
+                    answer.join(" | ")
+                )));
+            }
+            if !listed {
+                if dialect == Dialect::Xboard {
+                    return Err(EngineError::Refused(format!(
+                        "it has no option '{name}' (it offers: {offered}); it \
+                         answered nothing to 'option {name}={value}'"
+                    )));
+                }
+                eprintln!(
+                    "warning: engine '{engine}' does not list option '{name}' (it lists: \
+                     {offered}) but took {name}={value} without a word; assuming a hidden option"
+                );
+            }
+        }
         Ok(())
     }
 
@@ -257,7 +376,12 @@ impl EngineProcess {
     ) -> Result<Vec<String>, EngineError> {
         let dialect = self.config.wire.dialect;
         for (name, value) in options {
-            self.send(&dialect.setoption(name, value))?;
+            let line = match (dialect, name.to_ascii_lowercase().as_str()) {
+                (Dialect::Xboard, "memory") => format!("memory {value}"),
+                (Dialect::Xboard, "cores") => format!("cores {value}"),
+                _ => dialect.setoption(name, value),
+            };
+            self.send(&line)?;
         }
         self.sync()
     }
@@ -267,16 +391,53 @@ impl EngineProcess {
         &self.remarks
     }
 
-    /// `isready` → `readyok`; returns the `info string` lines seen meanwhile.
+    /// `isready` → `readyok` (XBoard: `ping N` → `pong N`); returns the engine's remarks seen
+    /// meanwhile: `info string` lines and any other line that is not an `info` line (UCI
+    /// engines such as Stockfish answer `No such option: X`), for XBoard every line.
     fn sync(&mut self) -> Result<Vec<String>, EngineError> {
-        self.send("isready")?;
         let mut remarks = Vec::new();
+        let keep = |l: &str, remarks: &mut Vec<String>| {
+            let t = l.trim();
+            let info = t.starts_with("info") && !t.starts_with(REMARK_PREFIX);
+            if !t.is_empty() && !info {
+                remarks.push(t.to_string());
+            }
+        };
+        if self.config.wire.dialect == Dialect::Xboard {
+            if !self.features.ping {
+                let quiet = self.wait_for(
+                    Instant::now() + XBOARD_QUIET,
+                    "quiet",
+                    |l| keep(l, &mut remarks),
+                    |_| false,
+                );
+                return match quiet {
+                    Err(EngineError::NoAnswer(_)) | Ok(_) => Ok(remarks),
+                    Err(e) => Err(e),
+                };
+            }
+            self.ping += 1;
+            let pong = format!("pong {}", self.ping);
+            self.send(&format!("ping {}", self.ping))?;
+            self.wait_for(
+                Instant::now() + HANDSHAKE_TIMEOUT,
+                &pong,
+                |l| {
+                    if l.trim() != pong {
+                        keep(l, &mut remarks)
+                    }
+                },
+                |l| l.trim() == pong,
+            )?;
+            return Ok(remarks);
+        }
+        self.send("isready")?;
         self.wait_for(
             Instant::now() + HANDSHAKE_TIMEOUT,
             "readyok",
             |l| {
-                if l.trim_start().starts_with(REMARK_PREFIX) {
-                    remarks.push(l.trim().to_string());
+                if l.trim() != "readyok" {
+                    keep(l, &mut remarks)
                 }
             },
             |l| l.trim() == "readyok",
@@ -284,12 +445,154 @@ impl EngineProcess {
         Ok(remarks)
     }
 
-    /// Prepares for a new game (`ucinewgame` for UCI) and waits until the engine is ready.
+    /// Prepares for a new game (`ucinewgame` for UCI; XBoard: `new`, `variant xiangqi`, the
+    /// time control, `post`, `easy`, `force`) and waits until the engine is ready.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
+        if self.config.wire.dialect == Dialect::Xboard {
+            let mut lines = vec!["new".to_string(), "variant xiangqi".to_string()];
+            lines.extend(xb::time_control_commands(&self.config.time_control));
+            lines.extend(["post", "easy", "force"].map(String::from));
+            for l in &lines {
+                self.send(l)?;
+            }
+            self.synced = 0;
+            self.board_sent = false;
+            return self.sync().map(|_| ());
+        }
         if let Some(cmd) = self.config.wire.dialect.new_game() {
             self.send(cmd)?;
         }
         self.sync().map(|_| ())
+    }
+
+    /// One move of a game that started at `start` and continued with `history`: the engine to
+    /// move gets the game in its dialect and `limits`, and its answer comes back (see
+    /// [`EngineProcess::think`] for `deadline` and `hang_timeout`).
+    pub fn think_game(
+        &mut self,
+        start: &Position,
+        history: &[Move],
+        limits: &GoLimits,
+        deadline: Option<Duration>,
+        hang_timeout: Duration,
+    ) -> Result<Thought, ThinkError> {
+        let wire = self.config.wire;
+        if wire.dialect == Dialect::Xboard {
+            return self.xboard_think(start, history, limits, deadline, hang_timeout);
+        }
+        let position = wire.position_command(start, history);
+        let go = wire.go_command(limits, self.millis);
+        self.think(&position, &go, deadline, hang_timeout)
+    }
+
+    /// The XBoard exchange of one move: the engine is kept in force mode, gets the moves its
+    /// board lacks, `time`/`otim` and `go`, and is put back in force mode after its `move`.
+    fn xboard_think(
+        &mut self,
+        start: &Position,
+        history: &[Move],
+        limits: &GoLimits,
+        deadline: Option<Duration>,
+        hang_timeout: Duration,
+    ) -> Result<Thought, ThinkError> {
+        let engine_error = ThinkError::Engine;
+        // Lines left from the last move (claims, comments) are not answers to this one.
+        while let Ok(o) = self.output.try_recv() {
+            if matches!(o, Output::Closed) {
+                return Err(engine_error(EngineError::Crashed));
+            }
+        }
+        if !self.board_sent {
+            if start.to_fen() != Position::startpos().to_fen() {
+                if !self.features.setboard {
+                    return Err(engine_error(EngineError::Refused(
+                        "the engine has no setboard (feature setboard=1), needed for this \
+                         opening"
+                            .into(),
+                    )));
+                }
+                let cmd = xb::setboard_command(start, self.config.wire.letters);
+                self.send(&cmd).map_err(engine_error)?;
+            }
+            self.board_sent = true;
+        }
+        let mut sent_moves = Vec::new();
+        for &mv in history.iter().skip(self.synced) {
+            let cmd = xb::move_command(mv, self.features.usermove);
+            self.send(&cmd).map_err(engine_error)?;
+            sent_moves.push(self.config.wire.move_text(mv));
+        }
+        self.synced = history.len();
+        for cmd in xb::clock_commands(limits) {
+            self.send(&cmd).map_err(engine_error)?;
+        }
+        self.send("go").map_err(engine_error)?;
+        let sent = Instant::now();
+        let mut info = InfoFields::default();
+        let limit = deadline.unwrap_or(hang_timeout);
+        let mut record = |l: &str| {
+            if let Reply::Thinking(i) = xb::parse_reply(l) {
+                info = i;
+            }
+        };
+        let is_answer = |l: &str| match xb::parse_reply(l) {
+            Reply::Move(_) | Reply::Resign => true,
+            Reply::Refusal(text) => {
+                text.starts_with("Illegal move")
+                    || text.contains("usermove")
+                    || text.ends_with(": go")
+                    || sent_moves.iter().any(|m| text.contains(m.as_str()))
+            }
+            _ => false,
+        };
+        let answer = self.wait_for(sent + limit, "move", &mut record, is_answer);
+        match answer {
+            Ok((line, at)) => {
+                let best = match xb::parse_reply(&line) {
+                    Reply::Move(text) => {
+                        self.send("force").map_err(engine_error)?;
+                        self.synced += 1;
+                        BestMove::Move {
+                            text,
+                            resign: false,
+                            draw: false,
+                        }
+                    }
+                    Reply::Resign => BestMove::Move {
+                        text: String::new(),
+                        resign: true,
+                        draw: false,
+                    },
+                    _ => {
+                        return Err(engine_error(EngineError::Refused(format!(
+                            "the engine answered '{}' to the game's moves",
+                            line.trim()
+                        ))))
+                    }
+                };
+                Ok(Thought {
+                    best,
+                    elapsed: at.saturating_duration_since(sent),
+                    score: info.score,
+                    depth: info.depth,
+                })
+            }
+            Err(EngineError::NoAnswer(_)) if deadline.is_some() => {
+                let elapsed = sent.elapsed();
+                let answered = self.send("?").is_ok()
+                    && self
+                        .wait_for(
+                            Instant::now() + STOP_GRACE,
+                            "move after ?",
+                            |_| {},
+                            |l| matches!(xb::parse_reply(l), Reply::Move(_) | Reply::Resign),
+                        )
+                        .is_ok();
+                let _ = self.send("force");
+                Err(ThinkError::OutOfTime { elapsed, answered })
+            }
+            Err(e) => Err(engine_error(e)),
+        }
     }
 
     /// Sends `position` and `go`, then waits for `bestmove`. Think time is measured from the
@@ -367,6 +670,18 @@ impl EngineProcess {
         }
         let _ = self.child.wait();
     }
+}
+
+/// The option name of a listing line: UCI `option name NAME type ...`, UCCI `option NAME type ...`.
+fn listed_option(line: &str, dialect: Dialect) -> Option<String> {
+    let rest = line.trim().strip_prefix("option ")?;
+    let rest = match dialect {
+        Dialect::Uci => rest.strip_prefix("name ")?,
+        _ => rest,
+    };
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    let name = rest[..end].trim();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 impl Drop for EngineProcess {

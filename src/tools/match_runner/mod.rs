@@ -1,4 +1,4 @@
-//! `cotuong match`: plays games between engines speaking UCI or UCCI, adjudicated by the
+//! `cotuong match`: plays games between engines speaking UCI, UCCI or XBoard (CECP v2), adjudicated by the
 //! engine-core referee, with clocks, openings, PGN, Elo/SPRT statistics, round-robin and Swiss
 //! tournaments and a recovery file. See `docs/match-runner.md` for usage.
 
@@ -22,6 +22,7 @@ mod tally;
 mod tiebreak;
 mod tournament;
 mod wire;
+mod xboard_wire;
 
 use clock::TimeControl;
 use engine_config::EngineConfig;

@@ -209,37 +209,37 @@ pub fn play<'a>(
         let lose = GameResult::win_for(side.opponent());
         let wire = mover.engine.config().wire;
         let limits = mover.clock.go_limits(&other.clock, side == Color::Red);
-        let position_cmd = wire.position_command(&start, &history);
-        let go_cmd = wire.go_command(&limits, mover.engine.uses_millis());
         let deadline = mover.clock.deadline(settings.time_margin);
-        let thought =
-            match mover
-                .engine
-                .think(&position_cmd, &go_cmd, deadline, settings.hang_timeout)
-            {
-                Ok(t) => t,
-                Err(ThinkError::OutOfTime { elapsed, answered }) => {
-                    restart[seat_index] = !answered;
-                    let reason = format!(
-                        "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
-                        side.name(),
-                        elapsed.as_secs_f64(),
-                        mover.clock.remaining().as_secs_f64()
-                    );
-                    return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
-                }
-                Err(ThinkError::Engine(e)) => {
-                    restart[seat_index] = true;
-                    let reason = format!("{} ({name}) lost: {e}", side.name());
-                    return finish(
-                        lose,
-                        TerminationKind::EngineFailure,
-                        reason,
-                        played,
-                        restart,
-                    );
-                }
-            };
+        let thought = match mover.engine.think_game(
+            &start,
+            &history,
+            &limits,
+            deadline,
+            settings.hang_timeout,
+        ) {
+            Ok(t) => t,
+            Err(ThinkError::OutOfTime { elapsed, answered }) => {
+                restart[seat_index] = !answered;
+                let reason = format!(
+                    "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
+                    side.name(),
+                    elapsed.as_secs_f64(),
+                    mover.clock.remaining().as_secs_f64()
+                );
+                return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
+            }
+            Err(ThinkError::Engine(e)) => {
+                restart[seat_index] = true;
+                let reason = format!("{} ({name}) lost: {e}", side.name());
+                return finish(
+                    lose,
+                    TerminationKind::EngineFailure,
+                    reason,
+                    played,
+                    restart,
+                );
+            }
+        };
         if let Err(f) = mover.clock.charge(thought.elapsed, settings.time_margin) {
             let reason = format!(
                 "{} ({name}) lost on time: used {:.3} s of {:.3} s",

@@ -1,4 +1,4 @@
-//! The text an engine expects and sends, per dialect: UCI or UCCI, ranks 0-9 or 1-10, FEN piece
+//! The text an engine expects and sends, per dialect: UCI or UCCI (XBoard's in `xboard_wire.rs`), ranks 0-9 or 1-10, FEN piece
 //! letters N/B or H/E. Everything else in the runner works on typed values; only this file knows
 //! the wire format.
 
@@ -100,7 +100,8 @@ impl WireFormat {
     /// position after the last capture plus the moves since, as its specification asks.
     pub fn position_command(&self, start: &Position, moves: &[Move]) -> String {
         let (base, tail) = match self.dialect {
-            Dialect::Uci => (start.clone(), moves),
+            // XBoard gets moves one by one (engine_process.rs); this form is UCI's.
+            Dialect::Uci | Dialect::Xboard => (start.clone(), moves),
             Dialect::Ucci => {
                 let mut pos = start.clone();
                 let mut since = 0;
@@ -135,14 +136,16 @@ impl WireFormat {
         match (self.dialect, limits) {
             (_, GoLimits::Depth(d)) => format!("go depth {d}"),
             (_, GoLimits::Nodes(n)) => format!("go nodes {n}"),
-            (Dialect::Uci, GoLimits::MoveTime(t)) => format!("go movetime {}", ms(t)),
+            (Dialect::Uci | Dialect::Xboard, GoLimits::MoveTime(t)) => {
+                format!("go movetime {}", ms(t))
+            }
             (Dialect::Ucci, GoLimits::MoveTime(t)) => {
                 // UCCI has no movetime: give the whole budget as the remaining time of the last
                 // move before a control.
                 format!("go time {} movestogo 1", ucci_time(t, millis))
             }
             (
-                Dialect::Uci,
+                Dialect::Uci | Dialect::Xboard,
                 GoLimits::Clock {
                     own_time,
                     own_inc,
