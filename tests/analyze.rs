@@ -148,6 +148,96 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
 }
 
 #[test]
+fn the_review_agrees_with_itself_and_with_fen() {
+    let dir = temp_dir("consistent");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    let scores = game["scores"].as_array().expect("scores");
+    let cp = |v: &Value| v["cp"].as_i64().expect("a centipawn score");
+    for (i, m) in game["moves"].as_array().expect("moves").iter().enumerate() {
+        let sign = if m["side"] == "red" { 1 } else { -1 };
+        let loss = m["loss"].as_i64().expect("loss");
+        assert!(loss >= 0, "{m:#}");
+        // One search per position: the move's score is the next position's, the best line's
+        // score the position's own; the best never scores below the move played.
+        assert_eq!(m["score"], scores[i + 1], "{m:#}");
+        assert_eq!(m["best"]["score"], scores[i], "{m:#}");
+        if m["best_shown"] == true {
+            assert!(
+                sign * cp(&m["best"]["score"]) > sign * cp(&m["score"]),
+                "{m:#}"
+            );
+        }
+        if m["best"]["iccs"][0] != m["iccs"] {
+            let drop = sign * (cp(&scores[i]) - cp(&scores[i + 1]));
+            assert_eq!(loss, drop.max(0), "{m:#}");
+        }
+        assert_eq!(m["depth"], game["depths"][i + 1]);
+    }
+    // 1. 炮二平五, the most played first move, is not judged.
+    assert_eq!(judgement(&doc, 1), Value::Null);
+    // The position after three moves gets the score it gets alone (`--fen ... moves`).
+    let fen = format!("{START} moves {}", BLUNDER_MOVES[..3].join(" "));
+    let alone = analyze_json(&[
+        "--fen",
+        &fen,
+        "--nodes",
+        NODES,
+        "--multipv",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(alone["positions"][0]["lines"][0]["score"], scores[3]);
+
+    // The table: one header, columns aligned by display width, plurals right.
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("judgement").count(), 1, "{table}");
+    assert!(table.contains("1 blunder,"), "{table}");
+    assert!(!table.contains("1 blunders"), "{table}");
+    // A diagram of the position before the blunder, in characters and in letters.
+    assert!(table.contains("Before 5. 车二平三??"), "{table}");
+    assert!(table.contains("9  ＋＋象士將士象車＋"), "{table}");
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--ascii"]);
+    assert!(
+        stdout(&out).contains("9  . . b a k a b r ."),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_finished_game_is_reported_with_its_result() {
+    // Black is mated: two red chariots, one on e8 held by the red general along the file.
+    let mated = "R3k4/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let doc = analyze_json(&["--fen", mated, "--nodes", "2000", "--format", "json"]);
+    let p = &doc["positions"][0];
+    assert_eq!(p["lines"].as_array().map(Vec::len), Some(0), "{p:#}");
+    assert!(
+        p["result"].as_str().is_some_and(|r| r.starts_with("1-0")),
+        "{p:#}"
+    );
+    let out = analyze(&["--fen", mated, "--nodes", "2000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("The game is over: 1-0"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
     let dir = temp_dir("annotated");
     let pgn = dir.join("game.pgn");

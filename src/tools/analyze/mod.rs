@@ -12,6 +12,7 @@
 
 mod analyst;
 mod annotated_pgn;
+mod board;
 mod game_review;
 mod graph;
 mod input;
@@ -121,6 +122,10 @@ pub struct AnalyzeArgs {
     /// Loss from which a move is a blunder.
     #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_BLUNDER)]
     pub blunder: i32,
+    /// Board diagrams (before each blunder) in FEN letters, uppercase Red, instead of Chinese
+    /// characters.
+    #[arg(long)]
+    pub ascii: bool,
     /// Print the search's `info` lines on standard error, moves in the output notation.
     #[arg(long)]
     pub show_info: bool,
@@ -283,13 +288,18 @@ fn games_text(run: &Run, reviews: &[GameReview]) -> Result<String, String> {
     match run.args.format {
         Format::Table => {
             for r in reviews {
-                table::write_game(&mut text, r, run.game_notation(r.game.notation));
+                table::write_game(
+                    &mut text,
+                    r,
+                    run.game_notation(r.game.notation),
+                    run.args.ascii,
+                );
             }
         }
         Format::Pgn => {
             for r in reviews {
                 let notation = run.game_notation(r.game.notation);
-                annotated_pgn::write_game(&mut text, r, notation, &run.annotator);
+                annotated_pgn::write_game(&mut text, r, notation, &run.annotator, run.args.ascii);
             }
         }
         Format::Json => {
