@@ -444,6 +444,116 @@ fn evaluation_graphs_are_svg_files() {
     assert!(graph.exists());
 }
 
+/// The blunder game's review as an HTML page (in `dir`), written in Chinese notation.
+fn html_page(dir: &Path) -> (PathBuf, String) {
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
+    let page = dir.join("review.html");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "html",
+        "--output",
+        path_text(&page),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&page).expect("the page");
+    (page, text)
+}
+
+#[test]
+fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
+    let dir = temp_dir("html");
+    let (_, page) = html_page(&dir);
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..60]);
+    assert!(page.trim_end().ends_with("</html>"));
+    // Nothing loaded from elsewhere: no external scripts, styles, images or fonts.
+    for outside in ["<link", " src=", "url(", "@import"] {
+        assert!(!page.contains(outside), "{outside} in the page");
+    }
+    assert!(page.contains("<style>") && page.contains("<script>"));
+    assert!(page.contains("id=\"board\""));
+    assert!(page.contains("<svg"), "the graph");
+    // Every move is a link to its position, in the chosen notation; the start too.
+    for ply in 0..=BLUNDER_MOVES.len() {
+        assert!(
+            page.contains(&format!("<a href=\"#ply={ply}\" data-ply=\"{ply}\"")),
+            "ply {ply}"
+        );
+    }
+    assert!(page.contains(">车二平三</a>"));
+    // The blunder with its best line.
+    assert!(page.contains("?? blunder"), "the judgement");
+    assert!(page.contains("; best "), "the best line");
+    // Several games need a file name to number; positions have no page.
+    let two = dir.join("two.pgn");
+    let one = blunder_pgn(Notation::Wxf);
+    std::fs::write(&two, format!("{one}{one}")).expect("written");
+    fails_cleanly(
+        &["--pgn", path_text(&two), "--format", "html"],
+        &["--output"],
+    );
+    fails_cleanly(&["--fen", START, "--format", "html"], &["games"]);
+}
+
+/// Headless Chromium, if installed (Debian's `chromium`).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// The board element (`<div id="board" ...>`) of `page` at `fragment`, after its script ran.
+fn board_in_browser(browser: &str, page: &Path, fragment: &str) -> String {
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}#{fragment}", path_text(page)))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    let start = dom.find("id=\"board\"").expect("a board in the DOM");
+    dom[start..].split('>').next().unwrap_or("").to_string()
+}
+
+#[test]
+fn in_a_browser_a_chosen_move_shows_its_position() {
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED: no chromium (apt-get install chromium) to load the HTML page");
+        return;
+    };
+    let dir = temp_dir("browser");
+    let (page, _) = html_page(&dir);
+    let mut after_blunder = Position::startpos();
+    for &mv in &blunder_moves()[..BLUNDER_PLY as usize] {
+        after_blunder.make_move(mv);
+    }
+    let start = board_in_browser(browser, &page, "ply=0");
+    assert!(start.contains("data-ply=\"0\""), "{start}");
+    assert!(start.contains(&Position::startpos().to_fen()), "{start}");
+    // The move chosen (the link's address, which a click sets) changes the board.
+    let chosen = board_in_browser(browser, &page, &format!("ply={BLUNDER_PLY}"));
+    assert!(
+        chosen.contains(&format!("data-ply=\"{BLUNDER_PLY}\"")),
+        "{chosen}"
+    );
+    assert!(chosen.contains(&after_blunder.to_fen()), "{chosen}");
+    assert_ne!(start, chosen);
+}
+
 /// Runs `analyze` and asserts a clean failure: status 2, nothing on stdout, one `error:` line
 /// that contains every one of `wanted`.
 fn fails_cleanly(args: &[&str], wanted: &[&str]) {
