@@ -148,6 +148,96 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
 }
 
 #[test]
+fn the_review_agrees_with_itself_and_with_fen() {
+    let dir = temp_dir("consistent");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    let scores = game["scores"].as_array().expect("scores");
+    let cp = |v: &Value| v["cp"].as_i64().expect("a centipawn score");
+    for (i, m) in game["moves"].as_array().expect("moves").iter().enumerate() {
+        let sign = if m["side"] == "red" { 1 } else { -1 };
+        let loss = m["loss"].as_i64().expect("loss");
+        assert!(loss >= 0, "{m:#}");
+        // One search per position: the move's score is the next position's, the best line's
+        // score the position's own; the best never scores below the move played.
+        assert_eq!(m["score"], scores[i + 1], "{m:#}");
+        assert_eq!(m["best"]["score"], scores[i], "{m:#}");
+        if m["best_shown"] == true {
+            assert!(
+                sign * cp(&m["best"]["score"]) > sign * cp(&m["score"]),
+                "{m:#}"
+            );
+        }
+        if m["best"]["iccs"][0] != m["iccs"] {
+            let drop = sign * (cp(&scores[i]) - cp(&scores[i + 1]));
+            assert_eq!(loss, drop.max(0), "{m:#}");
+        }
+        assert_eq!(m["depth"], game["depths"][i + 1]);
+    }
+    // 1. 炮二平五, the most played first move, is not judged.
+    assert_eq!(judgement(&doc, 1), Value::Null);
+    // The position after three moves gets the score it gets alone (`--fen ... moves`).
+    let fen = format!("{START} moves {}", BLUNDER_MOVES[..3].join(" "));
+    let alone = analyze_json(&[
+        "--fen",
+        &fen,
+        "--nodes",
+        NODES,
+        "--multipv",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(alone["positions"][0]["lines"][0]["score"], scores[3]);
+
+    // The table: one header, columns aligned by display width, plurals right.
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("judgement").count(), 1, "{table}");
+    assert!(table.contains("1 blunder,"), "{table}");
+    assert!(!table.contains("1 blunders"), "{table}");
+    // A diagram of the position before the blunder, in characters and in letters.
+    assert!(table.contains("Before 5. 车二平三??"), "{table}");
+    assert!(table.contains("9  ＋＋象士將士象車＋"), "{table}");
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--ascii"]);
+    assert!(
+        stdout(&out).contains("9  . . b a k a b r ."),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_finished_game_is_reported_with_its_result() {
+    // Black is mated: two red chariots, one on e8 held by the red general along the file.
+    let mated = "R3k4/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let doc = analyze_json(&["--fen", mated, "--nodes", "2000", "--format", "json"]);
+    let p = &doc["positions"][0];
+    assert_eq!(p["lines"].as_array().map(Vec::len), Some(0), "{p:#}");
+    assert!(
+        p["result"].as_str().is_some_and(|r| r.starts_with("1-0")),
+        "{p:#}"
+    );
+    let out = analyze(&["--fen", mated, "--nodes", "2000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("The game is over: 1-0"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
     let dir = temp_dir("annotated");
     let pgn = dir.join("game.pgn");
@@ -352,6 +442,116 @@ fn evaluation_graphs_are_svg_files() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(graph.exists());
+}
+
+/// The blunder game's review as an HTML page (in `dir`), written in Chinese notation.
+fn html_page(dir: &Path) -> (PathBuf, String) {
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
+    let page = dir.join("review.html");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "html",
+        "--output",
+        path_text(&page),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&page).expect("the page");
+    (page, text)
+}
+
+#[test]
+fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
+    let dir = temp_dir("html");
+    let (_, page) = html_page(&dir);
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..60]);
+    assert!(page.trim_end().ends_with("</html>"));
+    // Nothing loaded from elsewhere: no external scripts, styles, images or fonts.
+    for outside in ["<link", " src=", "url(", "@import"] {
+        assert!(!page.contains(outside), "{outside} in the page");
+    }
+    assert!(page.contains("<style>") && page.contains("<script>"));
+    assert!(page.contains("id=\"board\""));
+    assert!(page.contains("<svg"), "the graph");
+    // Every move is a link to its position, in the chosen notation; the start too.
+    for ply in 0..=BLUNDER_MOVES.len() {
+        assert!(
+            page.contains(&format!("<a href=\"#ply={ply}\" data-ply=\"{ply}\"")),
+            "ply {ply}"
+        );
+    }
+    assert!(page.contains(">车二平三</a>"));
+    // The blunder with its best line.
+    assert!(page.contains("?? blunder"), "the judgement");
+    assert!(page.contains("; best "), "the best line");
+    // Several games need a file name to number; positions have no page.
+    let two = dir.join("two.pgn");
+    let one = blunder_pgn(Notation::Wxf);
+    std::fs::write(&two, format!("{one}{one}")).expect("written");
+    fails_cleanly(
+        &["--pgn", path_text(&two), "--format", "html"],
+        &["--output"],
+    );
+    fails_cleanly(&["--fen", START, "--format", "html"], &["games"]);
+}
+
+/// Headless Chromium, if installed (Debian's `chromium`).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// The board element (`<div id="board" ...>`) of `page` at `fragment`, after its script ran.
+fn board_in_browser(browser: &str, page: &Path, fragment: &str) -> String {
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}#{fragment}", path_text(page)))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    let start = dom.find("id=\"board\"").expect("a board in the DOM");
+    dom[start..].split('>').next().unwrap_or("").to_string()
+}
+
+#[test]
+fn in_a_browser_a_chosen_move_shows_its_position() {
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED: no chromium (apt-get install chromium) to load the HTML page");
+        return;
+    };
+    let dir = temp_dir("browser");
+    let (page, _) = html_page(&dir);
+    let mut after_blunder = Position::startpos();
+    for &mv in &blunder_moves()[..BLUNDER_PLY as usize] {
+        after_blunder.make_move(mv);
+    }
+    let start = board_in_browser(browser, &page, "ply=0");
+    assert!(start.contains("data-ply=\"0\""), "{start}");
+    assert!(start.contains(&Position::startpos().to_fen()), "{start}");
+    // The move chosen (the link's address, which a click sets) changes the board.
+    let chosen = board_in_browser(browser, &page, &format!("ply={BLUNDER_PLY}"));
+    assert!(
+        chosen.contains(&format!("data-ply=\"{BLUNDER_PLY}\"")),
+        "{chosen}"
+    );
+    assert!(chosen.contains(&after_blunder.to_fen()), "{chosen}");
+    assert_ne!(start, chosen);
 }
 
 /// Runs `analyze` and asserts a clean failure: status 2, nothing on stdout, one `error:` line

@@ -10,7 +10,7 @@ use std::ops::Range;
 /// Title font size in pixels.
 const TITLE_FONT_SIZE: u32 = 18;
 /// Space around the chart, in pixels.
-const MARGIN: u32 = 12;
+pub const MARGIN: u32 = 12;
 /// Height of the horizontal axis' label area, in pixels.
 const X_LABEL_AREA: u32 = 32;
 
@@ -71,6 +71,8 @@ fn draw(
         .x_desc(x_desc)
         .y_desc(y_desc)
         .light_line_style(WHITE.mix(0.0))
+        .x_label_formatter(&|v| label(*v))
+        .y_label_formatter(&|v| label(*v))
         .draw()?;
     series(&mut chart)?;
     if frame.legend {
@@ -85,9 +87,28 @@ fn draw(
     Ok(())
 }
 
+/// An axis label: whole numbers without decimals (`12`, not `12.0`), others with at most two.
+fn label(v: f64) -> String {
+    let text = format!("{v:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_drop_needless_decimals() {
+        assert_eq!(label(12.0), "12");
+        assert_eq!(label(-2.5), "-2.5");
+        assert_eq!(label(0.30000000000000004), "0.3");
+        assert_eq!(label(-0.0), "0");
+    }
 
     #[test]
     fn frames_the_series_with_title_axis_descriptions_and_legend() {

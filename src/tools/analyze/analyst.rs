@@ -1,10 +1,16 @@
 //! The engine as the analysis tool uses it: one in-process [`Searcher`] under fixed limits,
 //! asked for a number of lines (MultiPV) in one position of a game at a time.
+//!
+//! Every search starts from a cleared table and cleared histories ([`Analyst::analyze`]), so that
+//! a position's score depends on the position (and the moves that led to it, for repetitions)
+//! only: the same in a game as with `--fen`, and the same whichever positions were searched
+//! before it. A finished position (mate, stalemate, a rule's verdict) is not searched: its
+//! analysis carries the result.
 
 use cotuong::game::Game;
 use cotuong::search::INFINITE;
 use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher};
-use engine_core::rules::RuleOptions;
+use engine_core::rules::{GameResult, RuleOptions, Verdict};
 use engine_core::{Color, Move};
 use std::time::Instant;
 
@@ -75,20 +81,40 @@ pub struct Analysis {
     pub nodes: u64,
     /// Time taken.
     pub millis: u64,
+    /// The referee's verdict when the game is over in this position (then `lines` is empty).
+    pub verdict: Option<Verdict>,
 }
 
 impl Analysis {
-    /// The position's score from Red's view: the best line's, or, without a legal move, a loss
-    /// for the side to move.
+    /// The position's score from Red's view: the best line's, the result of a finished game
+    /// (`#0` / `#-0` for a win, 0 for a draw), or, without a legal move, a loss for the side to
+    /// move.
     pub fn score(&self) -> RedScore {
+        if let Some(v) = &self.verdict {
+            return match v.result {
+                GameResult::RedWins => RedScore::from_side(Color::Black, MATED_NOW),
+                GameResult::BlackWins => RedScore::from_side(Color::Red, MATED_NOW),
+                GameResult::Draw => RedScore::from_side(Color::Red, 0),
+            };
+        }
         self.lines
             .first()
             .map_or(RedScore::from_side(self.side, MATED_NOW), |l| l.score)
     }
 
-    /// The line that starts with `mv`, if the search reported one.
-    pub fn line_of(&self, mv: Move) -> Option<&Line> {
-        self.lines.iter().find(|l| l.mv == mv)
+    /// The result of a finished game, for people: `1-0 (checkmate: ...)`; `None` while it goes
+    /// on.
+    pub fn result_text(&self) -> Option<String> {
+        if let Some(v) = &self.verdict {
+            return Some(format!("{} ({})", v.result.pgn(), v.explanation));
+        }
+        self.lines.is_empty().then(|| {
+            let result = match self.side {
+                Color::Red => GameResult::BlackWins,
+                Color::Black => GameResult::RedWins,
+            };
+            format!("{} ({} has no legal move)", result.pgn(), self.side.name())
+        })
     }
 }
 
@@ -111,49 +137,43 @@ impl Analyst {
         })
     }
 
-    /// Forgets what earlier searches learnt (before an unrelated position or game).
-    pub fn forget(&mut self) {
-        self.searcher.clear();
-    }
-
-    /// Searches the current position of `game` for `lines` lines; `on_info` sees the search's
-    /// progress.
+    /// Searches the current position of `game` for `lines` lines, from a cleared table and
+    /// cleared histories; `on_info` sees the search's progress. A finished game is not searched.
     pub fn analyze(
         &mut self,
         game: &Game,
         lines: usize,
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
-        self.search(game, lines, None, on_info)
+        self.analyze_with(game, lines, true, on_info)
     }
 
-    /// The line of `mv` in the current position of `game`, searched under the same limits as
-    /// [`Analyst::analyze`] but with only `mv` at the root, so that its score is comparable with
-    /// the best line's. `None` if `mv` is not legal there.
-    pub fn analyze_move(
-        &mut self,
-        game: &Game,
-        mv: Move,
-        on_info: &mut dyn FnMut(&Info),
-    ) -> Option<Line> {
-        self.search(game, 1, Some(vec![mv]), on_info)
-            .lines
-            .into_iter()
-            .next()
-    }
-
-    fn search(
+    /// [`Analyst::analyze`], keeping what earlier searches learnt when `fresh` is false (for the
+    /// measurement of what the cleared table costs).
+    pub fn analyze_with(
         &mut self,
         game: &Game,
         lines: usize,
-        root_moves: Option<Vec<Move>>,
+        fresh: bool,
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
         let side = game.position().side_to_move();
+        if let Some(verdict) = game.verdict(&self.rules) {
+            return Analysis {
+                side,
+                lines: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                millis: 0,
+                verdict: Some(verdict),
+            };
+        }
+        if fresh {
+            self.searcher.clear();
+        }
         let request = SearchRequest {
             multipv: lines.max(1),
             rules: self.rules.clone(),
-            root_moves,
             ..self.limits.clone()
         };
         let started = Instant::now();
@@ -182,6 +202,7 @@ impl Analyst {
                 depth: r.depth,
                 nodes: r.nodes,
                 millis,
+                verdict: None,
             },
             None => Analysis {
                 side,
@@ -189,6 +210,7 @@ impl Analyst {
                 depth: 0,
                 nodes: 0,
                 millis,
+                verdict: None,
             },
         }
     }

@@ -2,10 +2,12 @@
 //!
 //! A game keeps its tags (the `Format` tag names the notation written, an `Annotator` tag names
 //! the engine and its limits), its comments and NAGs; every move gets a comment with its score
-//! (Red's view) and the search depth, `{+0.35/12}`, followed, where the player did not choose
-//! the engine's best move, by that move and its score (`best R9.1 +0.40`). A judged move gets its
-//! NAG (`$6` inaccuracy, `$2` mistake, `$4` blunder), the judgement and its loss in the comment,
-//! and the engine's best line as a variation.
+//! (Red's view) and the search depth, `{+0.35/12}`, followed, where the engine's best move
+//! does better, by that move and its score (`best R9.1 +0.40/12`), written as the table and
+//! the JSON write them. A judged move gets its NAG (`$6` inaccuracy, `$2` mistake, `$4`
+//! blunder), the judgement and its loss in the comment, and the engine's best line as a
+//! variation; a blunder is preceded by a comment holding a diagram of the position before it.
+//! The game ends with each side's summary and, when the game ended on the board, its result.
 //!
 //! A position becomes a game from its FEN: the best line as the main line, the other lines as
 //! variations of its first move, each first move with its score and depth.
@@ -15,9 +17,11 @@ use engine_core::{Color, Move, Notation, Position};
 use std::fmt::Write as _;
 
 use super::analyst::Line;
+use super::board::diagram;
 use super::game_review::{move_number, GameReview, MoveReview};
+use super::judgement::Judgement;
 use super::position_review::PositionReview;
-use super::score::pawns;
+use super::score::{count, pawns, with_depth};
 
 /// The `Format` tag value of a notation (read back by the PGN reader's detection).
 fn format_tag(notation: Notation) -> &'static str {
@@ -63,23 +67,29 @@ fn comment(text: &str) -> String {
 
 /// The comment of a reviewed move.
 fn move_comment(m: &MoveReview, notation: Notation) -> String {
-    let mut text = format!("{}/{}", m.score, m.depth);
+    let mut text = with_depth(m.score, m.depth);
     if let Some(j) = m.judgement {
         let _ = write!(text, " {} (loses {})", j.name(), pawns(m.loss));
     }
-    if !m.is_best() {
+    if m.shows_best() {
         let _ = write!(
             text,
             "; best {} {}",
             notation.format(&m.before, m.best.mv),
-            m.best.score
+            with_depth(m.best.score, m.best_depth)
         );
     }
     comment(&text)
 }
 
-/// One game's annotated PGN.
-pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, annotator: &str) {
+/// One game's annotated PGN; board diagrams in letters if `ascii`.
+pub fn write_game(
+    out: &mut String,
+    review: &GameReview,
+    notation: Notation,
+    annotator: &str,
+    ascii: bool,
+) {
     let game = &review.game;
     for (name, value) in &game.tags {
         if !name.eq_ignore_ascii_case("Format") && !name.eq_ignore_ascii_case("Annotator") {
@@ -96,6 +106,15 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, ann
     }
     for (m, record) in review.moves.iter().zip(&game.moves) {
         let number = move_number(first, m.ply);
+        if m.judgement == Some(Judgement::Blunder) {
+            // The diagram keeps its lines: the text so far is wrapped, the comment written
+            // as it is.
+            out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
+            out.push('\n');
+            text.clear();
+            let board = diagram(&m.before, ascii).join("\n");
+            let _ = writeln!(out, "{}", comment(&format!("\n{board}\n")));
+        }
         // Every move ends with a comment, so Black's moves are numbered too.
         match m.side {
             Color::Red => {
@@ -121,11 +140,18 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, ann
         let _ = write!(text, " {}", move_comment(m, notation));
         if m.judgement.is_some() {
             let best = numbered_line(&m.before, &m.best.pv, notation, number);
-            let _ = write!(text, " ({best} {})", comment(&best_comment(&m.best)));
+            let _ = write!(
+                text,
+                " ({best} {})",
+                comment(&best_comment(&m.best, m.best_depth))
+            );
         }
         text.push(' ');
     }
     let _ = write!(text, "{} ", comment(&summary(review)));
+    if let Some(result) = &review.result {
+        let _ = write!(text, "{} ", comment(&format!("the game is over: {result}")));
+    }
     text.push_str(game.result.as_deref().unwrap_or("*"));
     out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
     out.push_str("\n\n");
@@ -137,11 +163,11 @@ fn summary(review: &GameReview) -> String {
         .map(|side| {
             let s = review.summary(side);
             format!(
-                "{}: {} inaccuracies, {} mistakes, {} blunders, average loss {}",
+                "{}: {}, {}, {}, average loss {}",
                 side.name(),
-                s.inaccuracies,
-                s.mistakes,
-                s.blunders,
+                count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+                count(s.mistakes, "mistake", "mistakes"),
+                count(s.blunders, "blunder", "blunders"),
                 pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
             )
         })
@@ -149,8 +175,8 @@ fn summary(review: &GameReview) -> String {
 }
 
 /// The comment closing a best line in a variation.
-fn best_comment(best: &Line) -> String {
-    format!("{}", best.score)
+fn best_comment(best: &Line, depth: i32) -> String {
+    with_depth(best.score, depth)
 }
 
 /// One position's analysis as a PGN game.
@@ -175,7 +201,7 @@ pub fn write_position(
     let mut text = String::new();
     let mut lines = review.analysis.lines.iter();
     if let Some(first) = lines.next() {
-        let own = |l: &Line| comment(&format!("{}/{depth}", l.score));
+        let own = |l: &Line| comment(&with_depth(l.score, depth));
         // The rest of a line after its first move, numbered from the reply on.
         let rest = |l: &Line| {
             let mut after = pos.clone();
@@ -194,11 +220,8 @@ pub fn write_position(
             let _ = write!(text, "{main_rest} ");
         }
     } else {
-        let _ = write!(
-            text,
-            "{} ",
-            comment("no legal move: the side to move has lost")
-        );
+        let result = review.analysis.result_text().unwrap_or_default();
+        let _ = write!(text, "{} ", comment(&format!("the game is over: {result}")));
     }
     text.push('*');
     out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));

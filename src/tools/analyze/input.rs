@@ -42,7 +42,7 @@ impl Input {
 
 /// A position line (`FEN [moves m1 m2 ...]`) from `source`.
 fn position(source: String, line: &str) -> Result<Option<PositionInput>, String> {
-    let Some(parsed) = Opening::parse_line(line) else {
+    let Some(parsed) = Opening::parse_line_finished_too(line) else {
         return Ok(None);
     };
     let opening = parsed.map_err(|e| format!("{source}: {e}"))?;

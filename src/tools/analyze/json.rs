@@ -57,8 +57,10 @@ pub struct JsonPosition {
     pub nodes: u64,
     /// Milliseconds.
     pub time_ms: u64,
-    /// The best lines, best first (empty: no legal move).
+    /// The best lines, best first (empty: the game is over).
     pub lines: Vec<JsonLine>,
+    /// The result when the game is over in this position.
+    pub result: Option<String>,
 }
 
 /// A reviewed move.
@@ -78,13 +80,19 @@ pub struct JsonMove {
     pub line_iccs: Vec<String>,
     /// The same line in the chosen notation.
     pub line: Vec<String>,
-    /// Search depth.
+    /// Depth of the search that gave `score`: the search of the position after the move (0:
+    /// the game was over there).
     pub depth: i32,
-    /// The engine's best line.
+    /// The engine's best line in the position the move was played in.
     pub best: JsonLine,
+    /// Depth of the search that gave `best`.
+    pub best_depth: i32,
+    /// Whether `best` does better than the move played (the table and the PGN show it then).
+    pub best_shown: bool,
     /// The best line not starting with the move played, if searched.
     pub alternative: Option<JsonLine>,
-    /// Loss against the best line (internal units, mover's view).
+    /// The drop of the position's value across the move (internal units, mover's view, never
+    /// negative).
     pub loss: i32,
     /// `inaccuracy`, `mistake`, `blunder` or null.
     pub judgement: Option<Judgement>,
@@ -118,6 +126,10 @@ pub struct JsonGame {
     pub written_in: Option<&'static str>,
     /// Score of every position, start to end (Red's view).
     pub scores: Vec<JsonScore>,
+    /// Depth of each of those searches (0 where the game was over).
+    pub depths: Vec<i32>,
+    /// The result when the game ended on the board (`1-0 (checkmate ...)`).
+    pub result: Option<String>,
     /// The moves.
     pub moves: Vec<JsonMove>,
     /// Red's summary.
@@ -166,6 +178,7 @@ pub fn position(review: &PositionReview, notation: Notation) -> JsonPosition {
             .iter()
             .map(|l| line(&review.position, l, notation))
             .collect(),
+        result: a.result_text(),
     }
 }
 
@@ -178,6 +191,8 @@ pub fn game(review: &GameReview, notation: Notation) -> JsonGame {
         start: g.start.to_fen(),
         written_in: g.notation.map(Notation::name),
         scores: review.scores.iter().map(|s| s.json()).collect(),
+        depths: review.depths.clone(),
+        result: review.result.clone(),
         moves: review
             .moves
             .iter()
@@ -195,6 +210,8 @@ pub fn game(review: &GameReview, notation: Notation) -> JsonGame {
                 line: notation.format_line(&m.before, &m.line),
                 depth: m.depth,
                 best: line(&m.before, &m.best, notation),
+                best_depth: m.best_depth,
+                best_shown: m.shows_best(),
                 alternative: m.alternative.as_ref().map(|a| line(&m.before, a, notation)),
                 loss: m.loss,
                 judgement: m.judgement,

@@ -12,8 +12,10 @@
 
 mod analyst;
 mod annotated_pgn;
+mod board;
 mod game_review;
 mod graph;
+mod html;
 mod input;
 mod json;
 mod judgement;
@@ -57,6 +59,9 @@ pub enum Format {
     Pgn,
     /// JSON for tools.
     Json,
+    /// One self-contained HTML page per game (games only): clickable moves, a board, the
+    /// graph and the judgements.
+    Html,
 }
 
 /// Arguments of `cotuong analyze`.
@@ -121,6 +126,10 @@ pub struct AnalyzeArgs {
     /// Loss from which a move is a blunder.
     #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_BLUNDER)]
     pub blunder: i32,
+    /// Board diagrams (before each blunder) in FEN letters, uppercase Red, instead of Chinese
+    /// characters.
+    #[arg(long)]
+    pub ascii: bool,
     /// Print the search's `info` lines on standard error, moves in the output notation.
     #[arg(long)]
     pub show_info: bool,
@@ -198,6 +207,21 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     } else {
         return Err("nothing to analyze: give --fen, --positions or --pgn".into());
     };
+    if args.format == Format::Html {
+        match &input {
+            Input::Positions(_) => {
+                return Err("--format html is for games (--pgn)".into());
+            }
+            Input::Games(g) if g.len() > 1 && args.output.is_none() => {
+                return Err(format!(
+                    "--format html writes one page per game: {} games need --output FILE.html \
+                     (then FILE-N.html), or choose one with --game",
+                    g.len()
+                ));
+            }
+            Input::Games(_) => {}
+        }
+    }
     let run = Run {
         args,
         annotator: format!("{} ({})", cotuong::engine::ENGINE_NAME, limits.describe()),
@@ -226,6 +250,18 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             let reviews =
                 game_review::review_games(&mut analyst, games, lines, &run.thresholds, &progress);
             progress.finish();
+            if args.format == Format::Html && reviews.len() > 1 {
+                if let Some(path) = &args.output {
+                    for r in &reviews {
+                        let page = html_page(&run, r)?;
+                        write_atomically(&numbered(path, r.game.number, "html"), page.as_bytes())?;
+                    }
+                    for (path, svg) in &graphs(&run, &reviews)? {
+                        write_atomically(path, svg.as_bytes())?;
+                    }
+                    return Ok(());
+                }
+            }
             (games_text(&run, &reviews)?, graphs(&run, &reviews)?)
         }
     };
@@ -258,6 +294,7 @@ fn positions_text(run: &Run, reviews: &[PositionReview]) -> Result<String, Strin
                 annotated_pgn::write_position(&mut text, r, i + 1, notation, &run.annotator);
             }
         }
+        Format::Html => return Err("--format html is for games (--pgn)".into()),
         Format::Json => {
             let doc = json::Document {
                 engine: cotuong::engine::ENGINE_NAME,
@@ -283,13 +320,23 @@ fn games_text(run: &Run, reviews: &[GameReview]) -> Result<String, String> {
     match run.args.format {
         Format::Table => {
             for r in reviews {
-                table::write_game(&mut text, r, run.game_notation(r.game.notation));
+                table::write_game(
+                    &mut text,
+                    r,
+                    run.game_notation(r.game.notation),
+                    run.args.ascii,
+                );
             }
         }
         Format::Pgn => {
             for r in reviews {
                 let notation = run.game_notation(r.game.notation);
-                annotated_pgn::write_game(&mut text, r, notation, &run.annotator);
+                annotated_pgn::write_game(&mut text, r, notation, &run.annotator, run.args.ascii);
+            }
+        }
+        Format::Html => {
+            for r in reviews {
+                text.push_str(&html_page(run, r)?);
             }
         }
         Format::Json => {
@@ -330,24 +377,38 @@ fn graphs(run: &Run, reviews: &[GameReview]) -> Result<Vec<(PathBuf, String)>, S
             let file = if reviews.len() == 1 {
                 path.clone()
             } else {
-                numbered(path, r.game.number)
+                numbered(path, r.game.number, "svg")
             };
-            let g = &r.game;
-            let title = format!(
-                "{} - {} {}",
-                g.tag("Red").unwrap_or("Red"),
-                g.tag("Black").unwrap_or("Black"),
-                g.result.as_deref().unwrap_or("*")
-            );
-            Ok((file, graph::svg(r, &title)?))
+            Ok((file, graph::svg(r, &title(r))?))
         })
         .collect()
 }
 
-/// `dir/name.svg` → `dir/name-N.svg`.
-fn numbered(path: &Path, n: usize) -> PathBuf {
+/// A game's title: `Red - Black 1-0`.
+fn title(r: &GameReview) -> String {
+    let g = &r.game;
+    format!(
+        "{} - {} {}",
+        g.tag("Red").unwrap_or("Red"),
+        g.tag("Black").unwrap_or("Black"),
+        g.result.as_deref().unwrap_or("*")
+    )
+}
+
+/// A game's HTML page.
+fn html_page(run: &Run, r: &GameReview) -> Result<String, String> {
+    html::page(
+        r,
+        run.game_notation(r.game.notation),
+        &title(r),
+        run.args.ascii,
+    )
+}
+
+/// `dir/name.svg` → `dir/name-N.svg` (`ext` the extension).
+fn numbered(path: &Path, n: usize, ext: &str) -> PathBuf {
     let stem = path
         .file_stem()
         .map_or_else(|| "graph".into(), |s| s.to_string_lossy().into_owned());
-    path.with_file_name(format!("{stem}-{n}.svg"))
+    path.with_file_name(format!("{stem}-{n}.{ext}"))
 }

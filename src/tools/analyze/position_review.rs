@@ -17,8 +17,7 @@ pub struct PositionReview {
     pub analysis: Analysis,
 }
 
-/// Searches each position for `lines` lines, each with a fresh table (the positions are
-/// unrelated).
+/// Searches each position for `lines` lines, each from a cleared table (see `analyst`).
 pub fn review_positions(
     analyst: &mut Analyst,
     positions: &[PositionInput],
@@ -30,7 +29,6 @@ pub fn review_positions(
         .enumerate()
         .map(|(i, p)| {
             progress.working_on(format!("position {}", i + 1));
-            analyst.forget();
             let position = p.game.position().clone();
             let analysis =
                 analyst.analyze(&p.game, lines, &mut |info| progress.info(&position, info));

@@ -111,6 +111,21 @@ pub fn pawns(units: i32) -> String {
     format!("{:.2}", f64::from(units) / UNITS_PER_PAWN)
 }
 
+/// A score with the depth of its search, written the same way in every output: `+0.35/12`;
+/// the score alone where nothing was searched (depth 0: the game was over, `#0`).
+pub fn with_depth(score: RedScore, depth: i32) -> String {
+    if depth > 0 {
+        format!("{score}/{depth}")
+    } else {
+        score.to_string()
+    }
+}
+
+/// `n` and the noun, plural unless `n` is 1: `1 mistake`, `2 mistakes`, `0 inaccuracies`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// Score of a side that has just been mated (no legal move).
 pub const MATED_NOW: i32 = -MATE;
 
@@ -146,6 +161,11 @@ mod tests {
         assert_eq!(red(1234).pawns_capped(10.0), 10.0);
         assert_eq!(red(mated_in(2)).pawns_capped(10.0), -10.0);
         assert_eq!(pawns(910), "9.10");
+        assert_eq!(with_depth(red(35), 12), "+0.35/12");
+        assert_eq!(with_depth(red(mated_in(0)), 0), "#-0");
+        assert_eq!(count(1, "mistake", "mistakes"), "1 mistake");
+        assert_eq!(count(0, "inaccuracy", "inaccuracies"), "0 inaccuracies");
+        assert_eq!(count(2, "blunder", "blunders"), "2 blunders");
     }
 
     #[test]

@@ -1,25 +1,54 @@
 //! Analysis as a table for people, moves in the chosen notation and scores from Red's view.
 //!
 //! A position: its FEN, then one row per line (rank, score, the line). A game: its players, one
-//! row per move (number, move, score after it, the engine's best move and its score where the
-//! player chose another, the loss, the judgement), then each side's count of inaccuracies,
-//! mistakes and blunders and its average loss.
+//! row per move (number, move, score after it with its depth, the engine's best move and its
+//! score where it does better than the move played, the loss, the judgement), each side's
+//! count of inaccuracies, mistakes and blunders and its average loss, the result when the game
+//! ended on the board, and a diagram of the position before each blunder. Columns are aligned
+//! by display width (a Chinese character takes two columns), each headed once.
 
 use engine_core::{Color, Notation};
 use std::fmt::Write as _;
 
-use super::game_review::{move_number, GameReview};
+use super::board::diagram;
+use super::game_review::{move_number, GameReview, MoveReview};
+use super::judgement::Judgement;
 use super::position_review::PositionReview;
-use super::score::pawns;
+use super::score::{count, pawns, with_depth};
+use unicode_width::UnicodeWidthStr;
 
-/// Width of the move columns (Chinese characters count as one, which keeps most terminals'
-/// columns close enough).
-const MOVE_WIDTH: usize = 9;
-
-/// `text` padded with spaces to `width` characters.
-fn pad(text: &str, width: usize) -> String {
-    let len = text.chars().count();
-    format!("{text}{}", " ".repeat(width.saturating_sub(len)))
+/// The rows aligned in columns by display width, two spaces apart; `right[i]`: column `i` is
+/// aligned to the right (numbers). Trailing spaces are dropped.
+fn columns(rows: &[Vec<String>], right: &[bool]) -> Vec<String> {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..n)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|t| t.width())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let mut line = String::new();
+            for (c, text) in r.iter().enumerate() {
+                if c > 0 {
+                    line.push_str("  ");
+                }
+                let fill = " ".repeat(widths[c].saturating_sub(text.width()));
+                if right.get(c).copied().unwrap_or(false) {
+                    line.push_str(&fill);
+                    line.push_str(text);
+                } else {
+                    line.push_str(text);
+                    line.push_str(&fill);
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
 }
 
 /// One position's table.
@@ -40,18 +69,29 @@ pub fn write_position(
         a.nodes,
         a.millis as f64 / 1000.0
     );
-    if a.lines.is_empty() {
-        let _ = writeln!(out, "No legal move: {} has lost.", a.side.name());
+    if let Some(result) = a.result_text() {
+        let _ = writeln!(out, "The game is over: {result}");
+    }
+    let mut rows = Vec::new();
+    if !a.lines.is_empty() {
+        rows.push(vec!["line".into(), "score".into(), "moves".into()]);
     }
     for (i, line) in a.lines.iter().enumerate() {
         let moves = notation.format_line(&review.position, &line.pv).join(" ");
-        let _ = writeln!(out, "{:>3}  {:>7}  {moves}", i + 1, line.score.to_string());
+        rows.push(vec![
+            (i + 1).to_string(),
+            with_depth(line.score, a.depth),
+            moves,
+        ]);
+    }
+    for line in columns(&rows, &[true, true, false]) {
+        let _ = writeln!(out, "{line}");
     }
     out.push('\n');
 }
 
-/// One game's table.
-pub fn write_game(out: &mut String, review: &GameReview, notation: Notation) {
+/// One game's table; board diagrams in letters if `ascii`.
+pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, ascii: bool) {
     let game = &review.game;
     let player = |tag: &str| game.tag(tag).unwrap_or("?").to_string();
     let _ = writeln!(
@@ -62,59 +102,125 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation) {
         player("Black"),
         game.result.as_deref().unwrap_or("*")
     );
-    let _ = writeln!(
-        out,
-        "{:>5}  {}  {:>7}  {}  {:>7}  {:>6}",
+    let mut rows: Vec<Vec<String>> = vec![[
         "move",
-        pad("played", MOVE_WIDTH),
+        "played",
         "score",
-        pad("best", MOVE_WIDTH),
         "best",
-        "loss"
-    );
+        "best score",
+        "loss",
+        "judgement",
+    ]
+    .map(String::from)
+    .to_vec()];
     let first = game.start.side_to_move();
     for m in &review.moves {
-        let number = move_number(first, m.ply);
-        let label = match m.side {
-            Color::Red => format!("{number}."),
-            Color::Black => format!("{number}..."),
-        };
-        let (best, best_score) = if m.is_best() {
-            (String::new(), String::new())
-        } else {
+        let (best, best_score) = if m.shows_best() {
             (
                 notation.format(&m.before, m.best.mv),
-                m.best.score.to_string(),
+                with_depth(m.best.score, m.best_depth),
             )
+        } else {
+            (String::new(), String::new())
         };
-        let mark = m
-            .judgement
-            .map_or(String::new(), |j| format!("  {} {}", j.symbol(), j.name()));
-        let _ = writeln!(
-            out,
-            "{label:>5}  {}  {:>7}  {}  {best_score:>7}  {:>6}{mark}",
-            pad(&notation.format(&m.before, m.mv), MOVE_WIDTH),
-            m.score.to_string(),
-            pad(&best, MOVE_WIDTH),
+        rows.push(vec![
+            move_label(first, m),
+            notation.format(&m.before, m.mv),
+            with_depth(m.score, m.depth),
+            best,
+            best_score,
             if m.loss > 0 {
                 pawns(m.loss)
             } else {
                 String::new()
             },
-        );
+            m.judgement
+                .map_or(String::new(), |j| format!("{} {}", j.symbol(), j.name())),
+        ]);
+    }
+    for line in columns(&rows, &[true, false, true, false, true, true, false]) {
+        let _ = writeln!(out, "{line}");
     }
     for side in [Color::Red, Color::Black] {
-        let s = review.summary(side);
-        let _ = writeln!(
-            out,
-            "{}: {} moves, {} inaccuracies, {} mistakes, {} blunders, average loss {}",
-            side.name(),
-            s.moves,
-            s.inaccuracies,
-            s.mistakes,
-            s.blunders,
-            pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
-        );
+        let _ = writeln!(out, "{}", summary_line(review, side));
+    }
+    if let Some(result) = &review.result {
+        let _ = writeln!(out, "The game is over: {result}");
+    }
+    for m in review
+        .moves
+        .iter()
+        .filter(|m| m.judgement == Some(Judgement::Blunder))
+    {
+        let _ = writeln!(out, "\n{}", blunder_heading(first, m, notation));
+        for line in diagram(&m.before, ascii) {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     out.push('\n');
+}
+
+/// `5.` for Red's fifth move, `5...` for Black's.
+pub fn move_label(first: Color, m: &MoveReview) -> String {
+    let number = move_number(first, m.ply);
+    match m.side {
+        Color::Red => format!("{number}."),
+        Color::Black => format!("{number}..."),
+    }
+}
+
+/// `Before 5. 车二平三?? (loses 9.10; best 马八进七 +0.30/8):`, above a blunder's diagram.
+pub fn blunder_heading(first: Color, m: &MoveReview, notation: Notation) -> String {
+    let mut text = format!(
+        "Before {} {}{} (loses {}",
+        move_label(first, m),
+        notation.format(&m.before, m.mv),
+        m.judgement.map_or("", |j| j.symbol()),
+        pawns(m.loss)
+    );
+    if m.shows_best() {
+        let _ = write!(
+            text,
+            "; best {} {}",
+            notation.format(&m.before, m.best.mv),
+            with_depth(m.best.score, m.best_depth)
+        );
+    }
+    text.push_str("):");
+    text
+}
+
+/// `Red: 30 moves, 2 inaccuracies, 1 mistake, 0 blunders, average loss 0.21`.
+pub fn summary_line(review: &GameReview, side: Color) -> String {
+    let s = review.summary(side);
+    format!(
+        "{}: {}, {}, {}, {}, average loss {}",
+        side.name(),
+        count(s.moves, "move", "moves"),
+        count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        count(s.mistakes, "mistake", "mistakes"),
+        count(s.blunders, "blunder", "blunders"),
+        pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_line_up_by_display_width() {
+        let rows = vec![
+            vec![
+                "1.".to_string(),
+                "炮二平五".to_string(),
+                "+0.30".to_string(),
+            ],
+            vec!["1...".to_string(), "h9g7".to_string(), "-0.05".to_string()],
+        ];
+        let lines = columns(&rows, &[true, false, true]);
+        assert_eq!(lines[0], "  1.  炮二平五  +0.30");
+        assert_eq!(lines[1], "1...  h9g7      -0.05");
+        assert_eq!(lines[0].width(), lines[1].width());
+    }
 }

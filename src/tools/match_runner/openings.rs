@@ -29,7 +29,32 @@ impl Opening {
         if line.is_empty() || line.starts_with('#') {
             return None;
         }
+        Some(Self::parse(line).and_then(|o| {
+            if o.final_position().has_legal_move() {
+                Ok(o)
+            } else {
+                Err("the position has no legal move".into())
+            }
+        }))
+    }
+
+    /// Parses one line like [`Opening::parse_line`], a finished position included (for the
+    /// analysis, which reports its result).
+    pub fn parse_line_finished_too(line: &str) -> Option<Result<Opening, String>> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return None;
+        }
         Some(Self::parse(line))
+    }
+
+    /// The position after the moves.
+    fn final_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &mv in &self.moves {
+            pos.make_move(mv);
+        }
+        pos
     }
 
     fn parse(line: &str) -> Result<Opening, String> {
@@ -59,9 +84,6 @@ impl Opening {
                 .map_err(|e| format!("move after the FEN: {e}"))?;
             pos.make_move(mv);
             moves.push(mv);
-        }
-        if !pos.has_legal_move() {
-            return Err("the position has no legal move".into());
         }
         Ok(Opening { start, moves })
     }
