@@ -12,10 +12,7 @@ use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions, RuleSet};
 use engine_core::{Color, Position, RankBase};
 
 /// The cases, committed with the crate's test data (`tests/data/README.md` gives the source).
-const DATA_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/axf-repetition.tsv"
-);
+const DATA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/axf-repetition.tsv");
 
 /// Cases where the Law's verdict replaces the file's (Asian) expectation: (id, expected from the
 /// side to move's view, article).
@@ -74,9 +71,8 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let data = std::fs::read_to_string(DATA_PATH).unwrap_or_else(|e| {
-        panic!("cannot read {DATA_PATH}: {e}")
-    });
+    let data = std::fs::read_to_string(DATA_PATH)
+        .unwrap_or_else(|e| panic!("cannot read {DATA_PATH}: {e}"));
     let mut out = Vec::new();
     for line in data.lines() {
         if line.starts_with('#') || line.trim().is_empty() {

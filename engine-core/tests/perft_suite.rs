@@ -4,10 +4,7 @@
 
 use engine_core::{perft, Position};
 
-const SUITE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/perft.tsv"
-));
+const SUITE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.tsv"));
 
 /// (FEN, counts for depths 1..=7).
 fn suite() -> Vec<(String, Vec<u64>)> {
