@@ -8,18 +8,9 @@
 
 mod common;
 
-use common::{field, Engine};
-use engine_core::{Position, RankBase};
+use common::{field, legal_in, Engine};
+use engine_core::RankBase;
 use std::time::{Duration, Instant};
-
-fn legal_in(fen_moves: &[&str], mv: &str, base: RankBase) -> bool {
-    let mut pos = Position::startpos();
-    for m in fen_moves {
-        let m = pos.parse_move(m, base).unwrap();
-        pos.make_move(m);
-    }
-    pos.parse_move(mv, base).is_ok()
-}
 
 /// Every case, in sequence (see the module documentation).
 #[test]

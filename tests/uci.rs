@@ -2,18 +2,9 @@
 
 mod common;
 
-use common::{best_move, field, last_score_line, Engine};
+use common::{best_move, field, last_score_line, legal_in, Engine};
 use engine_core::{Position, RankBase};
 use std::time::Duration;
-
-fn legal_in(fen_moves: &[&str], mv: &str, base: RankBase) -> bool {
-    let mut pos = Position::startpos();
-    for m in fen_moves {
-        let m = pos.parse_move(m, base).unwrap();
-        pos.make_move(m);
-    }
-    pos.parse_move(mv, base).is_ok()
-}
 
 #[test]
 fn handshake_announces_options_and_variant() {

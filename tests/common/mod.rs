@@ -260,3 +260,13 @@ pub fn last_score_line(lines: &[String]) -> &str {
         .find(|l| l.starts_with("info") && l.contains(" score "))
         .unwrap_or_else(|| panic!("no score line in:\n{}", lines.join("\n")))
 }
+
+/// Whether `mv` is legal after `moves` (played from the start position) in `base`'s numbering.
+pub fn legal_in(moves: &[&str], mv: &str, base: engine_core::RankBase) -> bool {
+    let mut pos = engine_core::Position::startpos();
+    for m in moves {
+        let m = pos.parse_move(m, base).unwrap();
+        pos.make_move(m);
+    }
+    pos.parse_move(mv, base).is_ok()
+}
