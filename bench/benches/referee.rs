@@ -13,7 +13,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use engine_core::rules::{judge_cycle_with, RuleOptions, RuleSet};
 use engine_core::{Move, Position, RankBase};
 
-/// The shared test data lives beside the repository (`../shared`).
+/// The AXF cases, in engine-core's test data (`engine-core/tests/data/README.md` gives the source).
 const AXF_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../engine-core/tests/data/axf-repetition.tsv"
