@@ -222,6 +222,16 @@ impl EngineProcess {
             .map_err(|e| EngineError::Broken(e.to_string()))
     }
 
+    /// Tells an engine past its deadline to move now (`command`: `stop`, XBoard's `?`) and
+    /// swallows its late answer, so that it stays usable; whether it answered within
+    /// [`STOP_GRACE`].
+    fn halt_late(&mut self, command: &str, what: &str, is_answer: impl Fn(&str) -> bool) -> bool {
+        self.send(command).is_ok()
+            && self
+                .wait_for(Instant::now() + STOP_GRACE, what, |_| {}, is_answer)
+                .is_ok()
+    }
+
     /// Waits for a line for which `is_it` holds, feeding every line to `seen`.
     fn wait_for(
         &mut self,
@@ -579,15 +589,9 @@ impl EngineProcess {
             }
             Err(EngineError::NoAnswer(_)) if deadline.is_some() => {
                 let elapsed = sent.elapsed();
-                let answered = self.send("?").is_ok()
-                    && self
-                        .wait_for(
-                            Instant::now() + STOP_GRACE,
-                            "move after ?",
-                            |_| {},
-                            |l| matches!(xb::parse_reply(l), Reply::Move(_) | Reply::Resign),
-                        )
-                        .is_ok();
+                let answered = self.halt_late("?", "move after ?", |l| {
+                    matches!(xb::parse_reply(l), Reply::Move(_) | Reply::Resign)
+                });
                 let _ = self.send("force");
                 Err(ThinkError::OutOfTime { elapsed, answered })
             }
@@ -637,15 +641,9 @@ impl EngineProcess {
             Err(EngineError::NoAnswer(_)) if deadline.is_some() => {
                 let elapsed = sent.elapsed();
                 // Keep the engine usable: stop it and swallow its late bestmove.
-                let answered = self.send("stop").is_ok()
-                    && self
-                        .wait_for(
-                            Instant::now() + STOP_GRACE,
-                            "bestmove after stop",
-                            |_| {},
-                            |l| parse_bestmove(l).is_some(),
-                        )
-                        .is_ok();
+                let answered = self.halt_late("stop", "bestmove after stop", |l| {
+                    parse_bestmove(l).is_some()
+                });
                 Err(ThinkError::OutOfTime { elapsed, answered })
             }
             Err(e) => Err(ThinkError::Engine(e)),
