@@ -21,7 +21,8 @@ use super::board::diagram;
 use super::game_review::{move_number, GameReview, MoveReview};
 use super::judgement::Judgement;
 use super::position_review::PositionReview;
-use super::score::{count, pawns, with_depth};
+use super::score::{pawns, with_depth};
+use super::table::judgement_counts;
 
 /// The `Format` tag value of a notation (read back by the PGN reader's detection).
 fn format_tag(notation: Notation) -> &'static str {
@@ -160,17 +161,7 @@ pub fn write_game(
 /// Each side's inaccuracies, mistakes, blunders and average loss, for the end of the game.
 fn summary(review: &GameReview) -> String {
     [Color::Red, Color::Black]
-        .map(|side| {
-            let s = review.summary(side);
-            format!(
-                "{}: {}, {}, {}, average loss {}",
-                side.name(),
-                count(s.inaccuracies, "inaccuracy", "inaccuracies"),
-                count(s.mistakes, "mistake", "mistakes"),
-                count(s.blunders, "blunder", "blunders"),
-                pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
-            )
-        })
+        .map(|side| format!("{}: {}", side.name(), judgement_counts(review, side)))
         .join("; ")
 }
 

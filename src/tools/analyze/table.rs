@@ -192,11 +192,19 @@ pub fn blunder_heading(first: Color, m: &MoveReview, notation: Notation) -> Stri
 
 /// `Red: 30 moves, 2 inaccuracies, 1 mistake, 0 blunders, average loss 0.21`.
 pub fn summary_line(review: &GameReview, side: Color) -> String {
+    format!(
+        "{}: {}, {}",
+        side.name(),
+        count(review.summary(side).moves, "move", "moves"),
+        judgement_counts(review, side)
+    )
+}
+
+/// `2 inaccuracies, 1 mistake, 0 blunders, average loss 0.21`: one side's judgements.
+pub fn judgement_counts(review: &GameReview, side: Color) -> String {
     let s = review.summary(side);
     format!(
-        "{}: {}, {}, {}, {}, average loss {}",
-        side.name(),
-        count(s.moves, "move", "moves"),
+        "{}, {}, {}, average loss {}",
         count(s.inaccuracies, "inaccuracy", "inaccuracies"),
         count(s.mistakes, "mistake", "mistakes"),
         count(s.blunders, "blunder", "blunders"),
