@@ -31,12 +31,37 @@ fn clean(games: &[crate::common::ReplayedGame], log: &str) {
     }
 }
 
+/// Plays one game pair of the engines in `args` at `tc` (at most `maxmoves` moves) into `pgn`
+/// and checks that both games ran clean: no illegal move, time loss or engine failure.
+fn play_one_pair(mut args: Vec<String>, tc: &str, maxmoves: &str, pgn: &std::path::Path) {
+    args.extend(strings(&[
+        "--tc",
+        tc,
+        "--rounds",
+        "1",
+        "--concurrency",
+        "1",
+        "--maxmoves",
+        maxmoves,
+        "--openings",
+    ]));
+    args.push(openings());
+    args.push("--pgnout".into());
+    args.push(pgn.display().to_string());
+    let (ok, stdout, stderr) = run_match(&args);
+    assert!(ok, "match failed:\n{stdout}\n{stderr}");
+    let games = replay_pgn(pgn);
+    assert_eq!(games.len(), 2);
+    check_games(&games);
+    clean(&games, &stdout);
+}
+
 #[test]
 fn cotuong_xboard_against_cotuong_uci() {
     let dir = scratch_dir("xboard-self");
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
-    let mut args = vec![
+    let args = vec![
         "--engine".to_string(),
         format!("cmd={exe}"),
         "name=cotuong-xboard".into(),
@@ -47,26 +72,7 @@ fn cotuong_xboard_against_cotuong_uci() {
         "name=cotuong-uci".into(),
         "proto=uci".into(),
     ];
-    args.extend(strings(&[
-        "--tc",
-        "2+0.05",
-        "--rounds",
-        "1",
-        "--concurrency",
-        "1",
-        "--maxmoves",
-        "40",
-        "--openings",
-    ]));
-    args.push(openings());
-    args.push("--pgnout".into());
-    args.push(pgn.display().to_string());
-    let (ok, stdout, stderr) = run_match(&args);
-    assert!(ok, "match failed:\n{stdout}\n{stderr}");
-    let games = replay_pgn(&pgn);
-    assert_eq!(games.len(), 2);
-    check_games(&games);
-    clean(&games, &stdout);
+    play_one_pair(args, "2+0.05", "40", &pgn);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -79,7 +85,7 @@ fn sjaak_over_xboard() {
     let dir = scratch_dir("xboard-sjaak");
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
-    let mut args = vec![
+    let args = vec![
         "--engine".to_string(),
         format!("cmd={exe}"),
         "name=cotuong".into(),
@@ -90,26 +96,7 @@ fn sjaak_over_xboard() {
         "proto=xboard".into(),
         "option.MultiPV=1".into(),
     ];
-    args.extend(strings(&[
-        "--tc",
-        "3+0.05",
-        "--rounds",
-        "1",
-        "--concurrency",
-        "1",
-        "--maxmoves",
-        "60",
-        "--openings",
-    ]));
-    args.push(openings());
-    args.push("--pgnout".into());
-    args.push(pgn.display().to_string());
-    let (ok, stdout, stderr) = run_match(&args);
-    assert!(ok, "match failed:\n{stdout}\n{stderr}");
-    let games = replay_pgn(&pgn);
-    assert_eq!(games.len(), 2);
-    check_games(&games);
-    clean(&games, &stdout);
+    play_one_pair(args, "3+0.05", "60", &pgn);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
