@@ -659,3 +659,122 @@ fn bad_input_names_the_place_and_writes_nothing() {
     );
     assert!(!missing.exists());
 }
+
+/// A score of the JSON output in centipawns (Red's view), `None` for a mate.
+fn centipawns(score: &Value) -> Option<i64> {
+    score["cp"].as_i64()
+}
+
+#[test]
+fn movetime_is_spent_on_each_position_and_gives_a_depth() {
+    let dir = temp_dir("movetime");
+    let file = dir.join("positions.epd");
+    std::fs::write(
+        &file,
+        format!("{START}\n{START} moves h2e2\n{START} moves h2e2 h9g7\n"),
+    )
+    .expect("written");
+    let movetime = 300u64;
+    let started = std::time::Instant::now();
+    let doc = analyze_json(&[
+        "--positions",
+        path_text(&file),
+        "--movetime",
+        &movetime.to_string(),
+        "--format",
+        "json",
+    ]);
+    let elapsed = started.elapsed().as_millis() as u64;
+    let positions = doc["positions"].as_array().expect("positions");
+    assert_eq!(positions.len(), 3);
+    for p in positions {
+        let ms = p["time_ms"].as_u64().expect("time_ms");
+        assert!(
+            (movetime / 2..=movetime + 700).contains(&ms),
+            "searched {ms} ms on a {movetime} ms limit: {p:#}"
+        );
+        assert!(p["depth"].as_i64().expect("depth") > 0, "{p:#}");
+    }
+    // The whole run: about three times the limit, plus start-up.
+    assert!(
+        elapsed >= 3 * movetime * 8 / 10 && elapsed <= 3 * movetime + 5000,
+        "{elapsed} ms for three positions at {movetime} ms"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_threads_review_the_game_the_same_way() {
+    let dir = temp_dir("threads");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    let moves = game["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), BLUNDER_MOVES.len());
+    let scores = game["scores"].as_array().expect("scores");
+    assert_eq!(scores.len(), BLUNDER_MOVES.len() + 1);
+    // Before the blunder the opening is about level; after it Black is a chariot up.
+    for (ply, s) in scores.iter().enumerate() {
+        let cp = centipawns(s).unwrap_or_else(|| panic!("a mate score at ply {ply}: {s}"));
+        if ply < BLUNDER_PLY as usize {
+            assert!(cp.abs() <= 200, "ply {ply}: {cp}");
+        } else {
+            assert!(cp <= -500, "ply {ply}: {cp} after the chariot is lost");
+        }
+    }
+    assert!(game["depths"]
+        .as_array()
+        .expect("depths")
+        .iter()
+        .all(|d| d.as_i64().expect("depth") > 0));
+    assert_eq!(judgement(&doc, BLUNDER_PLY), "blunder");
+    assert_eq!(game["red"]["blunders"], 1);
+    assert_eq!(game["red"]["moves"], 5);
+    assert_eq!(game["black"]["moves"], 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_sides_average_loss_is_the_mean_of_its_move_losses() {
+    let dir = temp_dir("average-loss");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    let moves = game["moves"].as_array().expect("moves");
+    for side in ["red", "black"] {
+        let losses: Vec<i64> = moves
+            .iter()
+            .filter(|m| m["side"] == side)
+            .map(|m| m["loss"].as_i64().expect("loss"))
+            .collect();
+        assert_eq!(losses.len(), 5, "{side}");
+        let mean = losses.iter().sum::<i64>() / losses.len() as i64;
+        assert_eq!(
+            game[side]["average_loss"].as_i64(),
+            Some(mean),
+            "{side}: losses {losses:?}"
+        );
+        assert_eq!(game[side]["moves"].as_u64(), Some(losses.len() as u64));
+    }
+    // The blunder makes Red's average large: the summary is not a constant.
+    assert!(game["red"]["average_loss"].as_i64().expect("average") >= 700 / 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,7 @@
 //! release build links once.
 
 mod common;
+mod cotuong_runs;
 mod errors;
 mod failures;
 mod fairy_stockfish;
