@@ -1,5 +1,6 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, analyze, play, match, datagen, train, tune).
+//! subcommands are for people and tools (perft, bench, judge, analyze, play, match, datagen,
+//! train, tune).
 
 mod tools;
 

@@ -386,7 +386,10 @@ fn terminal_session() {
 #[test]
 fn the_game_in_a_terminal() {
     if !tmux_present() {
-        eprintln!("note: tmux is not installed, the terminal test is skipped (run the ignored `the_game_in_a_terminal_needs_tmux` where it is)");
+        eprintln!(
+            "note: tmux is not installed: the terminal test is skipped \
+             (the ignored the_game_in_a_terminal_needs_tmux runs it where tmux is)"
+        );
         return;
     }
     terminal_session();

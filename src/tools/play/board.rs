@@ -22,7 +22,7 @@ const CHINESE_NUMERALS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "
 /// Points on a file, ranks on a board.
 const FILES: u8 = 9;
 const RANKS: u8 = 10;
-/// The river lies between these ranks.
+/// The river lies between this rank and the next one up.
 const RIVER_ABOVE_RANK: u8 = 4;
 
 /// How the board is drawn.
@@ -125,8 +125,8 @@ pub fn render(pos: &Position, last: Option<Move>, bottom: Color, style: Style) -
         }
         lines.push(line.trim_end().to_string());
         let next = ranks.get(i + 1).copied();
-        if matches!((rank, next), (r, Some(n)) if r.min(n) == RIVER_ABOVE_RANK && r.max(n) == RIVER_ABOVE_RANK + 1)
-        {
+        let crosses_river = |n: u8| (rank > RIVER_ABOVE_RANK) != (n > RIVER_ABOVE_RANK);
+        if next.is_some_and(crosses_river) {
             lines.push(if style.ascii {
                 "   ~~~~~~~~~~~~~~~~~~~~~~~~~~".to_string()
             } else {
@@ -161,14 +161,17 @@ mod tests {
         let lines = render(&pos, None, Color::Red, PLAIN);
         assert_eq!(lines[0], "   1  2  3  4  5  6  7  8  9");
         assert_eq!(lines[1], "9  車 馬 象 士 將 士 象 馬 車");
-        assert_eq!(lines[10], "0  俥 傌 相 仕 帥 仕 相 傌 俥");
-        assert_eq!(lines[11], "   九 八 七 六 五 四 三 二 一");
-        assert_eq!(lines[12], "   a  b  c  d  e  f  g  h  i");
+        assert_eq!(lines[6], "      楚  河          漢  界");
+        assert_eq!(lines[11], "0  俥 傌 相 仕 帥 仕 相 傌 俥");
+        assert_eq!(lines[12], "   九 八 七 六 五 四 三 二 一");
+        assert_eq!(lines[13], "   a  b  c  d  e  f  g  h  i");
         let flipped = render(&pos, None, Color::Black, PLAIN);
         assert_eq!(flipped[0], "   一 二 三 四 五 六 七 八 九");
         assert_eq!(flipped[1], "0  俥 傌 相 仕 帥 仕 相 傌 俥");
-        assert_eq!(flipped[11], "   9  8  7  6  5  4  3  2  1");
-        assert_eq!(flipped[12], "   i  h  g  f  e  d  c  b  a");
+        assert_eq!(flipped[6], "      楚  河          漢  界");
+        assert_eq!(flipped[11], "9  車 馬 象 士 將 士 象 馬 車");
+        assert_eq!(flipped[12], "   9  8  7  6  5  4  3  2  1");
+        assert_eq!(flipped[13], "   i  h  g  f  e  d  c  b  a");
     }
 
     #[test]
@@ -181,9 +184,9 @@ mod tests {
             colour: false,
         };
         let lines = render(&pos, Some(mv), Color::Red, ascii);
-        assert_eq!(lines[8], "2  .  C  .  .  .  .  .  () .", "{lines:#?}");
+        assert_eq!(lines[9], "2  .  C  .  . [C ].  .  () .", "{lines:#?}");
         let lines = render(&pos, Some(mv), Color::Red, PLAIN);
-        assert_eq!(lines[8], "2  ＋ 炮 ＋ ＋[炮]＋ ＋ 〇 ＋");
+        assert_eq!(lines[9], "2  ＋ 炮 ＋ ＋[炮]＋ ＋ 〇 ＋");
         assert!(!lines.concat().contains('\x1b'));
         let coloured = Style {
             ascii: false,

@@ -73,7 +73,7 @@ mod tests {
         assert!(hint.contains("legal moves here include "), "{hint}");
         assert!(!hint.contains('\n'));
         assert!(
-            read_move(&pos, "h2h9").is_err(),
+            read_move(&pos, "a0a5").is_err(),
             "illegal moves are refused"
         );
     }
