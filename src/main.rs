@@ -1,5 +1,6 @@
 //! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
-//! subcommands are for people and tools (perft, bench, judge, analyze, match, datagen, train, tune).
+//! subcommands are for people and tools (perft, bench, judge, analyze, play, match, datagen,
+//! train, tune).
 
 mod tools;
 
@@ -7,7 +8,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{analyze, datagen, judge, match_runner, tune};
+use tools::{analyze, datagen, judge, match_runner, play, tune};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +46,10 @@ enum Command {
     /// Analyze positions (best lines) or games (each move scored, inaccuracies, mistakes and
     /// blunders marked): a table, an annotated PGN or JSON, and an evaluation graph.
     Analyze(analyze::AnalyzeArgs),
+    /// Play a game against the engine in the terminal: moves in any notation, undo, hint, level,
+    /// time, save as PGN; the referee ends the game and names the article of the Law. Works on a
+    /// pipe too (one move or command a line).
+    Play(play::PlayArgs),
     /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
     Match(match_runner::MatchArgs),
     /// Self-play games with the engine's search, recorded as training data for the network.
@@ -118,6 +123,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Judge(args)) => judge::main(&args),
         Some(Command::Analyze(args)) => analyze::main(&args),
+        Some(Command::Play(args)) => play::main(&args),
         Some(Command::Match(args)) => match match_runner::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

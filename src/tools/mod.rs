@@ -1,11 +1,11 @@
 //! Tools built on the engine but not part of it: the rules referee on the command line
-//! (`cotuong judge`), analysis of positions and games (`cotuong analyze`), the engine-versus-
-//! engine match runner (`cotuong match`), self-play data (`cotuong datagen`), SPSA tuning of
-//! the search's constants (`cotuong tune`), reading game files in any notation and encoding
-//! (`pgn_file`), progress bars (`progress_bar`), the frame of the SVG charts (`svg_chart`),
-//! Ctrl-C for the long jobs (`interrupt`) and writing output files whole (`output_file`). They
-//! live in the binary only, so their dependencies (progress bars, JSON, plotting) stay out of
-//! the library.
+//! (`cotuong judge`), analysis of positions and games (`cotuong analyze`), a game against the
+//! engine (`cotuong play`), the engine-versus-engine match runner (`cotuong match`), self-play
+//! data (`cotuong datagen`), SPSA tuning of the search's constants (`cotuong tune`), reading game
+//! files in any notation and encoding (`pgn_file`), progress bars (`progress_bar`), the frame of
+//! the SVG charts (`svg_chart`), Ctrl-C for the long jobs (`interrupt`) and writing output files
+//! whole (`output_file`). They live in the binary only, so their dependencies (progress bars,
+//! JSON, plotting) stay out of the library.
 
 pub mod analyze;
 pub mod datagen;
@@ -14,6 +14,7 @@ pub mod judge;
 pub mod match_runner;
 pub mod output_file;
 pub mod pgn_file;
+pub mod play;
 pub mod progress_bar;
 pub mod svg_chart;
 pub mod tune;

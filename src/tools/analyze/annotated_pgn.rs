@@ -25,7 +25,7 @@ use super::score::{pawns, with_depth};
 use super::table::judgement_counts;
 
 /// The `Format` tag value of a notation (read back by the PGN reader's detection).
-fn format_tag(notation: Notation) -> &'static str {
+pub fn format_tag(notation: Notation) -> &'static str {
     match notation {
         Notation::Iccs(_) => "ICCS",
         Notation::Wxf => "WXF",

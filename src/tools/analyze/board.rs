@@ -6,7 +6,7 @@
 use engine_core::{Color, PieceKind, Position, Square};
 
 /// The character of a piece.
-fn glyph(color: Color, kind: PieceKind, ascii: bool) -> String {
+pub fn glyph(color: Color, kind: PieceKind, ascii: bool) -> String {
     if ascii {
         let c = kind.letter();
         return match color {

@@ -11,8 +11,8 @@
 //! a temporary file and a rename, or not at all.
 
 mod analyst;
-mod annotated_pgn;
-mod board;
+pub(crate) mod annotated_pgn;
+pub(crate) mod board;
 mod game_review;
 mod graph;
 mod html;

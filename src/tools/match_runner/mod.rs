@@ -9,7 +9,7 @@ pub(crate) mod engine_process;
 mod format;
 mod job;
 pub(crate) mod openings;
-mod pgn;
+pub(crate) mod pgn;
 pub(crate) mod play;
 mod pool;
 mod recovery;

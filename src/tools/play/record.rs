@@ -1,0 +1,136 @@
+//! The game of `cotuong play` as PGN (`save FILE`): the players as `[Red]`/`[Black]`,
+//! `[Variant "xiangqi"]`, the start position when it is not the initial one, the result with its
+//! termination and reason, and the moves in the notation the game is shown in (its `[Format]`
+//! tag tells readers which), written with engine-core's PGN writer so that `cotuong judge` reads
+//! it back.
+
+use cotuong::game::Game;
+use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
+use engine_core::rules::{GameResult, RuleId};
+use engine_core::{Color, Notation, START_FEN};
+use std::fmt::Write;
+
+use super::super::analyze::annotated_pgn::format_tag;
+use super::super::match_runner::pgn::today;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The result.
+    pub result: GameResult,
+    /// The referee's rule, when the referee ended it (not a resignation or an agreed draw).
+    pub rule: Option<RuleId>,
+    /// The reason, as a sentence.
+    pub reason: String,
+}
+
+impl Ending {
+    /// The PGN `Termination` tag: a rule broken (perpetual check or chase), or a normal end.
+    fn termination(&self) -> &'static str {
+        match self.rule {
+            Some(RuleId::PerpetualCheck | RuleId::PerpetualChase) => "rules infraction",
+            _ => "normal",
+        }
+    }
+}
+
+/// The PGN text of `game` between `red` and `black`, ended by `ending` (`None`: still going,
+/// result `*`), its moves written in `notation`.
+pub fn pgn_text(
+    game: &Game,
+    red: &str,
+    black: &str,
+    ending: Option<&Ending>,
+    notation: Notation,
+) -> String {
+    let result = ending.map_or("*", |e| e.result.pgn());
+    let mut out = String::new();
+    write_tag(&mut out, "Event", "Cotuong play");
+    write_tag(&mut out, "Site", "cotuong play");
+    write_tag(&mut out, "Date", &today());
+    write_tag(&mut out, "Round", "-");
+    write_tag(&mut out, "Red", red);
+    write_tag(&mut out, "Black", black);
+    write_tag(&mut out, "Result", result);
+    write_tag(&mut out, "Variant", "xiangqi");
+    write_tag(&mut out, "Format", format_tag(notation));
+    let start = game.start();
+    let start_fen = start.to_fen();
+    if start_fen != START_FEN {
+        write_tag(&mut out, "SetUp", "1");
+        write_tag(&mut out, "FEN", &start_fen);
+    }
+    write_tag(&mut out, "PlyCount", &game.moves().len().to_string());
+    match ending {
+        Some(e) => {
+            write_tag(&mut out, "Termination", e.termination());
+            write_tag(&mut out, "TerminationDetails", &e.reason);
+        }
+        None => write_tag(&mut out, "Termination", "unterminated"),
+    }
+    let texts = notation.format_line(start, game.moves());
+    let mut body = String::new();
+    let mut number = start.fullmove_number().max(1);
+    let mut side = start.side_to_move();
+    for (i, text) in texts.iter().enumerate() {
+        match side {
+            Color::Red => {
+                let _ = write!(body, "{number}. ");
+            }
+            Color::Black if i == 0 => {
+                let _ = write!(body, "{number}... ");
+            }
+            Color::Black => {}
+        }
+        let _ = write!(body, "{text} ");
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.opponent();
+    }
+    if let Some(e) = ending {
+        let _ = write!(body, "{{{}}} ", e.reason.replace(['{', '}'], ""));
+    }
+    body.push_str(result);
+    out.push('\n');
+    out.push_str(&wrap(&body, EXPORT_LINE_WIDTH));
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::pgn::read_games;
+    use engine_core::{Position, RankBase};
+
+    #[test]
+    fn a_saved_game_reads_back() {
+        let start = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1").expect("a FEN");
+        let mate = start.parse_move("b0b9", RankBase::Zero).expect("legal");
+        let game = Game::from_moves(start, &[mate]).expect("legal");
+        let ending = Ending {
+            result: GameResult::RedWins,
+            rule: Some(RuleId::Checkmate),
+            reason: "Red wins: Black is checkmated after ply 1 (Điều 7 win a)".into(),
+        };
+        let text = pgn_text(&game, "Human", "Cotuong", Some(&ending), Notation::Chinese);
+        for tag in [
+            "[Red \"Human\"]",
+            "[Black \"Cotuong\"]",
+            "[Result \"1-0\"]",
+            "[Variant \"xiangqi\"]",
+            "[Format \"Chinese\"]",
+            "[SetUp \"1\"]",
+            "[Termination \"normal\"]",
+        ] {
+            assert!(text.contains(tag), "{tag} in {text}");
+        }
+        assert!(text.contains("1. 车八进九 {Red wins"), "{text}");
+        let games: Vec<_> = read_games(&text, &Notation::ALL)
+            .collect::<Result<_, _>>()
+            .expect("readable");
+        assert_eq!(games[0].move_list(), vec![mate]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+    }
+}
