@@ -223,6 +223,29 @@ fn the_sixty_move_rule_draws() {
     assert!(over[0].contains("(Điều 7 draw e, Điều 12)"), "{}", over[0]);
 }
 
+/// Red's chariot checks on rank 9 and rank 8 in turn; Black's general has one legal answer each
+/// time (the pawn e6 holds e7, the chariot's line the rest; Black's chariots on a9 and a8 sit
+/// behind their general and cannot block), so the engine's replies are forced.
+const PERPETUAL_CHECK: &str = "r3k4/r8/9/4P4/9/9/9/9/8R/3K5 w - - 0 1";
+
+#[test]
+fn the_player_who_checks_perpetually_loses_and_the_article_is_named() {
+    let out = play(
+        &["--nodes", NODES, "--fen", PERPETUAL_CHECK],
+        "i1i9\ni9i8\ni8i9\ni9i8\ni8i9\ni9i8\n",
+    );
+    let text = stdout(&out);
+    let replies = lines_starting(&text, "Cotuong plays");
+    assert_eq!(replies.len(), 4, "{text}");
+    let over = lines_starting(&text, "Game over: Black wins: Red checked on every one");
+    assert_eq!(over.len(), 1, "{text}");
+    assert!(
+        over[0].contains("perpetual check, Điều 7 win g") && over[0].ends_with("Result 0-1."),
+        "{}",
+        over[0]
+    );
+}
+
 #[test]
 fn draw_offers_are_declined_when_level_and_accepted_when_worse() {
     let out = play(
