@@ -196,3 +196,16 @@ fn merged_slices_print_the_report_of_one_run() {
     assert!(!ok && err.contains("different matches"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_validates_without_playing() {
+    let dir = scratch_dir("check");
+    let mut args = match_args(&dir.join("c.json"), &dir.join("c.pgn"), &["--check"]);
+    let (ok, out, err) = run_match(&args);
+    assert!(ok && out.is_empty(), "{out}\n{err}");
+    assert!(!dir.join("c.json").exists() && !dir.join("c.pgn").exists());
+    args.extend(["--rounds".into(), "x".into()]);
+    let (ok, _, err) = run_match(&args);
+    assert!(!ok && err.contains("--rounds"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -179,6 +179,10 @@ struct MatchOptions {
     /// one run over their pairs; plays no game and takes no --engine.
     #[arg(long, num_args = 1.., value_name = "SLICE.json")]
     merge: Vec<PathBuf>,
+    /// Check the arguments (settings, engines' keys, opening file) and exit without starting
+    /// an engine or playing.
+    #[arg(long)]
+    check: bool,
 }
 
 /// Parses `--pairs FROM..TO`.
@@ -463,6 +467,9 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         return Ok(());
     }
     let plan = args.options.plan(&args.engines)?;
+    if args.options.check {
+        return Ok(());
+    }
     let report = tournament::run(plan)?;
     print!("{report}");
     Ok(())
