@@ -189,6 +189,16 @@ def start_ray(opts):
     return ray, cluster
 
 
+def die_with_parent():
+    """In the child, before exec: Linux sends it SIGKILL when the worker that started it dies
+    (a cancelled or killed task leaves no cotuong behind)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
 def make_task(ray, retries):
     @ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)
     def task(bundle, argv, outputs):
@@ -200,7 +210,8 @@ def make_task(ray, retries):
                 with open(path, "wb") as f:
                     f.write(data)
                 os.chmod(path, mode)
-            run = subprocess.run(["./cotuong", *argv], cwd=tmp, capture_output=True, text=True)
+            run = subprocess.run(["./cotuong", *argv], cwd=tmp, capture_output=True, text=True,
+                                 preexec_fn=die_with_parent if sys.platform == "linux" else None)
             if run.returncode != 0:
                 raise RuntimeError(f"cotuong {' '.join(argv[:1])} exited {run.returncode}: "
                                    f"{run.stderr[-2000:]}")
