@@ -352,7 +352,7 @@ def match(opts, args):
                         ["slice.json", "slice.pgn"]): (first, n) for first, n in plan}
     sprt = option(args, "--sprt") is not None or "--sprt" in args
     done, pending, started, done_pairs = {}, list(refs), time.time(), 0
-    prefix, report, cancelled = [], None, 0
+    prefix, report, cancelled, merged = [], None, 0, 0
     bar = tqdm(total=len(plan), unit="slice", file=sys.stderr)
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
@@ -372,25 +372,26 @@ def match(opts, args):
         bar.update(1)
         bar.set_postfix_str(f"{2 * done_pairs / max(time.time() - started, 1e-3):.2f} games/s")
         if sprt:
-            # The slices from the first on without a gap: the games a sequential run had played.
-            prefix = []
-            for f, _ in plan:
-                if f not in done:
-                    break
-                prefix.append(f)
-            if first in prefix:
+            # The slices from the first on without a gap are the games a sequential run had
+            # played; each longer prefix is merged in turn, so the run stops at the first slice
+            # boundary where the SPRT has decided, whatever order the slices finished in.
+            while merged < len(plan) and plan[merged][0] in done:
+                merged += 1
+                prefix = [f for f, _ in plan[:merged]]
                 report = merge(opts.binary, [done[f] + ".json" for f in prefix])
                 if sprt_decided(report):
                     for ref in pending:
                         ray.cancel(ref)
                     cancelled = len(pending)
                     pending = []
+                    break
     bar.close()
     if not sprt or not sprt_decided(report or ""):
         prefix = [f for f, _ in plan if f in done]
         report = merge(opts.binary, [done[f] + ".json" for f in prefix])
     pgn = b""
     summary = {"slices": [], "pairs_merged": 0, "pairs_scheduled": rounds, "cancelled_slices": cancelled,
+               "slices_done_not_merged": len(done) - len(prefix),
                "stopped_by_sprt": sprt and sprt_decided(report), "seconds": round(time.time() - started, 1)}
     for f in prefix:
         with open(done[f] + ".pgn", "rb") as fh:

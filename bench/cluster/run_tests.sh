@@ -17,6 +17,11 @@ if [ ! -x target/release/cotuong ]; then
 fi
 as_root=()
 if [ "$(id -u)" -ne 0 ]; then as_root=(sudo -n); fi
+if ! command -v ip >/dev/null; then
+    echo "error: ip (iproute2) is needed to bring up loopback in the test namespace: the" \
+        "cluster tests were NOT run" >&2
+    exit 1
+fi
 if ! "${as_root[@]}" unshare --net true 2>/dev/null; then
     echo "error: cannot create a network namespace (unshare --net): the cluster tests need one" \
         "to keep Ray on loopback, and were NOT run" >&2
