@@ -111,3 +111,101 @@ fn two_slices_add_up_to_one_run() {
     assert!(!ok && err.contains("--pairs"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `args` with 4 rounds (pairs) instead of 3.
+fn four_rounds(mut args: Vec<String>) -> Vec<String> {
+    let at = args.iter().position(|a| a == "--rounds").expect("--rounds");
+    args[at + 1] = "4".into();
+    args
+}
+
+/// The report lines that `--merge` must print as one run does.
+fn report_lines(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| {
+            [
+                "W-D-L:",
+                "Pentanomial",
+                "Elo:",
+                "Terminations:",
+                "SPRT",
+                "Results of",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn merged_slices_print_the_report_of_one_run() {
+    let dir = scratch_dir("merge");
+    let four = ["--sprt", "elo0=0", "elo1=10"];
+    let whole_json = dir.join("whole.json");
+    let mut args = four_rounds(match_args(&whole_json, &dir.join("whole.pgn"), &four));
+    // A whole run would stop at an SPRT decision; these bounds are not reached in 4 pairs.
+    let (ok, whole, err) = run_match(&args);
+    assert!(ok, "{whole}\n{err}");
+    let mut slices = Vec::new();
+    let mut pgn = String::new();
+    for (i, range) in ["0..2", "2..4"].iter().enumerate() {
+        let json = dir.join(format!("slice-{i}.json"));
+        let slice_pgn = dir.join(format!("slice-{i}.pgn"));
+        let mut extra = four.to_vec();
+        extra.extend(["--pairs", range]);
+        let (ok, out, err) = run_match(&four_rounds(match_args(&json, &slice_pgn, &extra)));
+        assert!(ok, "{out}\n{err}");
+        pgn.push_str(&std::fs::read_to_string(&slice_pgn).expect("slice pgn"));
+        slices.push(json.display().to_string());
+    }
+    // Slices given out of order are added up in pair order.
+    let merge = |files: &[&String]| {
+        let mut words = vec!["--merge".to_string()];
+        words.extend(files.iter().map(|s| s.to_string()));
+        run_match(&words)
+    };
+    let (ok, merged, err) = merge(&[&slices[1], &slices[0]]);
+    assert!(ok, "{merged}\n{err}");
+    let lines = report_lines(&merged);
+    assert_eq!(lines, report_lines(&whole), "{merged}\n---\n{whole}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Pentanomial")),
+        "{merged}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("SPRT")), "{merged}");
+    assert_eq!(
+        pgn.matches("[Event ").count(),
+        std::fs::read_to_string(dir.join("whole.pgn"))
+            .expect("pgn")
+            .matches("[Event ")
+            .count()
+    );
+
+    // Overlapping pairs, and slices of another match, are refused with one message.
+    let (ok, _, err) = merge(&[&slices[0], &slices[0]]);
+    assert!(!ok && err.contains("overlap"), "{err}");
+    let other = dir.join("other.json");
+    args = four_rounds(match_args(&other, &dir.join("other.pgn"), &[]));
+    args.extend(["--pairs".into(), "2..3".into(), "--seed".into(), "5".into()]);
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    let other = other.display().to_string();
+    let (ok, _, err) = merge(&[&slices[0], &other]);
+    assert!(!ok && err.contains("different matches"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_validates_without_playing() {
+    let dir = scratch_dir("check");
+    let mut args = match_args(&dir.join("c.json"), &dir.join("c.pgn"), &["--check"]);
+    let (ok, out, err) = run_match(&args);
+    assert!(ok && out.is_empty(), "{out}\n{err}");
+    assert!(!dir.join("c.json").exists() && !dir.join("c.pgn").exists());
+    args.extend(["--rounds".into(), "x".into()]);
+    let (ok, _, err) = run_match(&args);
+    assert!(!ok && err.contains("--rounds"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,6 +8,7 @@ pub(crate) mod engine_config;
 pub(crate) mod engine_process;
 mod format;
 mod job;
+mod merge;
 pub(crate) mod openings;
 pub(crate) mod pgn;
 pub(crate) mod play;
@@ -53,7 +54,8 @@ impl clap::Args for MatchArgs {
                 .long("engine")
                 .num_args(1..)
                 .action(clap::ArgAction::Append)
-                .required(true)
+                .required_unless_present("merge")
+                .conflicts_with("merge")
                 .value_name("KEY=VALUE")
                 .help(ENGINE_HELP),
         )
@@ -165,13 +167,22 @@ struct MatchOptions {
     #[arg(long)]
     debug_log: Option<PathBuf>,
     /// Play only game pairs FROM to TO-1 (counted from 0) of the schedule: a slice of a
-    /// two-engine round robin with --games 2. Pairs are never split.
+    /// two-engine round robin with --games 2. Pairs are never split. A slice plays all its
+    /// pairs even with --sprt: the SPRT decides on the merged slices (--merge).
     #[arg(long, value_name = "FROM..TO")]
     pairs: Option<String>,
     /// Write the result of the run (or slice) as JSON: pairs, pentanomial counts, W-D-L and
     /// terminations.
     #[arg(long, value_name = "FILE")]
     slice_json: Option<PathBuf>,
+    /// Add up slice files (--slice-json of --pairs runs of one match) and print the report of
+    /// one run over their pairs; plays no game and takes no --engine.
+    #[arg(long, num_args = 1.., value_name = "SLICE.json")]
+    merge: Vec<PathBuf>,
+    /// Check the arguments (settings, engines' keys, opening file) and exit without starting
+    /// an engine or playing.
+    #[arg(long)]
+    check: bool,
 }
 
 /// Parses `--pairs FROM..TO`.
@@ -451,7 +462,14 @@ impl MatchOptions {
 
 /// Runs `cotuong match`; the error is a message for the user.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
+    if !args.options.merge.is_empty() {
+        print!("{}", merge::merge(&args.options.merge)?);
+        return Ok(());
+    }
     let plan = args.options.plan(&args.engines)?;
+    if args.options.check {
+        return Ok(());
+    }
     let report = tournament::run(plan)?;
     print!("{report}");
     Ok(())

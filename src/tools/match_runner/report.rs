@@ -56,23 +56,23 @@ pub fn status_line(engines: &[EngineConfig], tally: &Tally, sprt: Option<&Sprt>)
     }
 }
 
-/// The summary printed when the run ends.
+/// The summary printed when the run ends (engines by name, index 0 first).
 pub fn final_report(
-    engines: &[EngineConfig],
+    names: &[String],
     tally: &Tally,
     format: Format,
     sprt: Option<&Sprt>,
     stopped: Option<SprtDecision>,
 ) -> String {
     let mut out = String::new();
-    if engines.len() == 2 {
+    if names.len() == 2 {
         let t = &tally.trinomial;
         let e = tally.elo();
         let _ = writeln!(
             out,
             "Results of {} vs {} ({} games)",
-            engines[0].name,
-            engines[1].name,
+            names[0],
+            names[1],
             t.games()
         );
         let _ = writeln!(
@@ -127,7 +127,7 @@ pub fn final_report(
             );
         }
     } else {
-        out.push_str(&crosstable(engines, tally, format));
+        out.push_str(&crosstable(names, tally, format));
     }
     if !tally.terminations.is_empty() {
         let parts: Vec<String> = tally
@@ -150,18 +150,13 @@ pub fn final_report(
 }
 
 /// Standings with tie-breaks, each engine's Elo against the field, and the crosstable.
-pub fn crosstable(engines: &[EngineConfig], tally: &Tally, format: Format) -> String {
+pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
     let system = match format {
         Format::RoundRobin => TieBreakSystem::RoundRobin,
         Format::Swiss => TieBreakSystem::Swiss,
     };
-    let table = standings(engines.len(), &tally.outcomes, &tally.byes, system);
-    let width = engines
-        .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let table = standings(names.len(), &tally.outcomes, &tally.byes, system);
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -192,7 +187,7 @@ pub fn crosstable(engines: &[EngineConfig], tally: &Tally, format: Format) -> St
             out,
             "{:>4} {:<width$} {:>6.1} {:>5} {:>14} {:>6.2} {:>6.2} {:>3} {:>3} ",
             rank + 1,
-            engines[row.player].name,
+            names[row.player],
             row.points,
             row.games,
             elo,
@@ -237,18 +232,9 @@ mod tests {
     use super::*;
     use crate::tools::match_runner::tiebreak::Outcome;
 
-    fn engine(name: &str) -> EngineConfig {
-        let tokens = [
-            "cmd=/bin/true".to_string(),
-            format!("name={name}"),
-            "nodes=1".into(),
-        ];
-        EngineConfig::from_tokens(&tokens, &[], None).expect("valid engine tokens")
-    }
-
     #[test]
     fn a_decision_reached_before_the_last_games_finished_is_still_reported() {
-        let engines = [engine("a"), engine("b")];
+        let engines = ["a".to_string(), "b".to_string()];
         let mut tally = Tally::new(true);
         // Even pairs won twice by engine 0, odd pairs by engine 1: a score of 50%.
         for pair in 0..12 {

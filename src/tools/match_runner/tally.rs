@@ -83,6 +83,20 @@ impl Tally {
     pub fn sprt(&self, sprt: &Sprt) -> (f64, SprtDecision) {
         sprt.evaluate(&self.distribution())
     }
+
+    /// After a game: sets `stopped` to the SPRT's decision the first time the LLR leaves its
+    /// bounds, and says whether it did so now (the run stops then).
+    pub fn sprt_stop(&self, sprt: Option<&Sprt>, stopped: &mut Option<SprtDecision>) -> bool {
+        let Some(sprt) = sprt else {
+            return false;
+        };
+        let (_, decision) = self.sprt(sprt);
+        if decision != SprtDecision::Continue && stopped.is_none() {
+            *stopped = Some(decision);
+            return true;
+        }
+        false
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::engine_config::EngineConfig;
 use super::engine_process::{EngineProcess, ProtocolLog};
 use super::format::Format;
 use super::job::Job;
+use super::merge::SliceGame;
 use super::openings::Opening;
 use super::pgn::{self, EventInfo};
 use super::play::GameSettings;
@@ -194,8 +195,9 @@ pub fn run(plan: Plan) -> Result<String, String> {
     if let Some(path) = &slice_json {
         write_slice_json(path, &runner)?;
     }
+    let names: Vec<String> = runner.plan.engines.iter().map(|e| e.name.clone()).collect();
     Ok(report::final_report(
-        &runner.plan.engines,
+        &names,
         &runner.tally,
         runner.format,
         runner.sprt.as_ref(),
@@ -203,9 +205,37 @@ pub fn run(plan: Plan) -> Result<String, String> {
     ))
 }
 
-/// Writes the result of the run as JSON (through a temporary file beside `path`).
+/// Writes the result of the run as JSON (through a temporary file beside `path`): the sums, and
+/// for `cotuong match --merge` every game in schedule order with what identifies the match.
 fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), String> {
     let t = &runner.tally;
+    let jobs = match runner.format {
+        Format::RoundRobin => round_robin_jobs(
+            runner.plan.engines.len(),
+            runner.rounds,
+            runner.games_per_encounter,
+            &runner.opening_order,
+        ),
+        Format::Swiss => Vec::new(),
+    };
+    let mut games: Vec<&SavedGame> = runner.state.games.iter().collect();
+    games.sort_by_key(|g| g.game_id);
+    let results: Vec<SliceGame> = games
+        .iter()
+        .map(|g| SliceGame {
+            game: g.game_id,
+            pair: g.pair_id,
+            opening: jobs
+                .get(g.game_id)
+                .map(|j| j.opening)
+                .unwrap_or_else(|| runner.opening_for(g.round.saturating_sub(1))),
+            red: g.outcome.white,
+            black: g.outcome.black,
+            red_half_points: g.outcome.white_half_points,
+            termination: g.termination.clone(),
+            moves: g.moves.clone(),
+        })
+        .collect();
     let value = serde_json::json!({
         "engines": runner.plan.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
         "pairs": runner.pairs.map(|(from, to)| [from, to]),
@@ -216,6 +246,12 @@ fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), Strin
         "terminations": t.terminations,
         "replayed_games": t.replayed_games,
         "stopped_by_sprt": runner.stopped_by_sprt.map(|d| format!("{d:?}")),
+        "rounds": runner.rounds,
+        "paired": t.paired,
+        "format": format!("{:?}", runner.format),
+        "fingerprint": runner.state.fingerprint,
+        "sprt": runner.sprt.map(|s| [s.elo0, s.elo1, s.alpha, s.beta]),
+        "results": results,
     });
     let text = serde_json::to_string_pretty(&value)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -475,12 +511,13 @@ impl Runner {
         self.bar.suspend(|| eprintln!("{line}"));
         self.bar.inc(1);
         self.bar.set_message(self.status_line());
-        if let Some(sprt) = &self.sprt {
-            let (_, decision) = self.tally.sprt(sprt);
-            if decision != SprtDecision::Continue && self.stopped_by_sprt.is_none() {
-                self.stopped_by_sprt = Some(decision);
-                self.plan.stop.store(true, Ordering::SeqCst);
-            }
+        // A slice (`--pairs`) plays all its pairs: the SPRT decides on the merged slices.
+        if self.pairs.is_none()
+            && self
+                .tally
+                .sprt_stop(self.sprt.as_ref(), &mut self.stopped_by_sprt)
+        {
+            self.plan.stop.store(true, Ordering::SeqCst);
         }
         Ok(())
     }
