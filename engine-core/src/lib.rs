@@ -19,7 +19,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, FenWarning, FenWarnings, START_FEN};
+pub use fen::{expand_startpos, FenError, FenWarning, FenWarnings, STARTPOS, START_FEN};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, UnknownNotation};
 pub use perft::{perft, perft_divide};
