@@ -37,13 +37,16 @@ impl FromStr for NotationChoice {
 }
 
 impl NotationChoice {
-    /// The notations to try, in order; `ranks` is the rank numbering of ICCS coordinates (`None`:
-    /// either, 0-9 first).
+    /// The notations to try, in order; `ranks` is the rank numbering of ICCS coordinates and SAN
+    /// (`None`: either, 0-9 first).
     pub fn candidates(self, ranks: Option<RankBase>) -> Vec<Notation> {
         let wanted = |n: &Notation| match (self, *n) {
-            (_, Notation::Iccs(base)) if ranks.is_some_and(|r| r != base) => false,
+            (_, Notation::Iccs(base) | Notation::San(base)) if ranks.is_some_and(|r| r != base) => {
+                false
+            }
             (NotationChoice::Auto, _) => true,
             (NotationChoice::Fixed(Notation::Iccs(_)), Notation::Iccs(_)) => true,
+            (NotationChoice::Fixed(Notation::San(_)), Notation::San(_)) => true,
             (NotationChoice::Fixed(f), n) => f == n,
         };
         Notation::ALL.into_iter().filter(wanted).collect()

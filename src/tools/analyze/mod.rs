@@ -68,7 +68,8 @@ pub enum Format {
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["fen", "positions", "pgn"])))]
 pub struct AnalyzeArgs {
-    /// A position: a FEN, optionally followed by `moves m1 m2 ...` (ICCS, ranks 0-9).
+    /// A position: a FEN or `startpos`, optionally followed by `moves m1 m2 ...` (ICCS, ranks
+    /// 0-9).
     #[arg(long)]
     pub fen: Option<String>,
     /// A file of positions (`-`: standard input), one per line: a FEN or EPD (operations after
@@ -389,8 +390,8 @@ fn title(r: &GameReview) -> String {
     let g = &r.game;
     format!(
         "{} - {} {}",
-        g.tag("Red").unwrap_or("Red"),
-        g.tag("Black").unwrap_or("Black"),
+        g.red_player().unwrap_or("Red"),
+        g.black_player().unwrap_or("Black"),
         g.result.as_deref().unwrap_or("*")
     )
 }
