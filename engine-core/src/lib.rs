@@ -3,6 +3,7 @@
 //! every common notation, and PGN game records read as text.
 //! No I/O and no threads, so every consumer can embed it.
 
+pub mod archive;
 pub mod attacks;
 mod bitboard;
 pub mod fen;
