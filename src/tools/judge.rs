@@ -1,6 +1,6 @@
 //! `cotuong judge`: the rules referee on the command line, for match tools and for people
-//! settling an argument. Reads a start position and moves (`--fen`/`--moves`) or PGN game
-//! records (`--pgn`, any notation, UTF-8 or GB18030), and prints for each game one
+//! settling an argument. Reads a start position and moves (`--fen`/`--moves`) or game records
+//! (`--pgn`: PGN in any notation, UTF-8 or GB18030, or XQF, CBF, DhtmlXQ), and prints for each game one
 //! machine-readable line, `result <1-0|0-1|1/2-1/2|*> <rule-id>`, followed by the explanation
 //! (`*` with rule id `none` while the game is undecided). With several games, each verdict is
 //! preceded by a `game <N>` line.
@@ -59,9 +59,10 @@ pub struct JudgeArgs {
     /// `h2e2 h9g7`, `C2=5 H8+7`, `炮二平五 马8进7`, `P2-5 M8.7`.
     #[arg(long, conflicts_with = "pgn")]
     pub moves: Option<String>,
-    /// PGN game records (`-` for standard input), UTF-8 or GB18030/GBK: several games, FEN and
-    /// SetUp tags, moves in any notation (see --notation); move numbers, comments, variations
-    /// and annotations are read past.
+    /// Game records (`-` for standard input): PGN, UTF-8 or GB18030/GBK (several games, FEN and
+    /// SetUp tags, moves in any notation, see --notation; move numbers, comments, variations
+    /// and annotations are read past), or one game of XQF, CBF or DhtmlXQ (by the extension
+    /// .xqf, .cbf, .dhtmlxq, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Judge only this game of the PGN file (from 1).
@@ -134,7 +135,7 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
     let notations = args.notation.candidates(ranks);
     let games = match &args.pgn {
         Some(path) => {
-            let mut games = pgn_file::read_pgn(path, &notations)?;
+            let mut games = pgn_file::read_games_file(path, &notations)?;
             if games.is_empty() {
                 return Err(format!("no game in {}", path.display()));
             }

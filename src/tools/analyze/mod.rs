@@ -76,7 +76,8 @@ pub struct AnalyzeArgs {
     /// `;` are ignored), optionally followed by `moves ...`; `#` starts a comment line.
     #[arg(long, value_name = "FILE", alias = "epd")]
     pub positions: Option<PathBuf>,
-    /// Games (`-`: standard input), UTF-8 or GB18030/GBK, moves in any notation.
+    /// Games (`-`: standard input): PGN, UTF-8 or GB18030/GBK, moves in any notation; or one
+    /// game of XQF, CBF or DhtmlXQ (by the extension, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Analyze only this game of the PGN file (from 1).
