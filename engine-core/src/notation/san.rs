@@ -128,19 +128,22 @@ pub(super) fn format(pos: &Position, mv: Move, base: RankBase) -> Option<String>
     let (from, to) = (mv.from(), mv.to());
     let capture = pos.piece_at(to).is_some();
     let mut s = String::with_capacity(6);
+    // The other pieces of the same kind that could move to `to`.
+    let rivals: Vec<Square> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.to() == to && m.from() != from && pos.piece_at(m.from()) == Some(piece))
+        .map(|m| m.from())
+        .collect();
     if kind == PieceKind::Soldier {
-        // XBoard: a push is its destination; a sideways step or a capture names the file.
-        if from.file() != to.file() || capture {
+        // XBoard: a push is its destination; a sideways step or a capture names the file, and
+        // so does a push that another soldier's sideways step could be taken for (soldiers
+        // reaching one square stand on different files).
+        if from.file() != to.file() || capture || !rivals.is_empty() {
             s.push((b'a' + from.file()) as char);
         }
     } else {
         s.push(letter(kind, base));
-        let rivals: Vec<Square> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.to() == to && m.from() != from && pos.piece_at(m.from()) == Some(piece))
-            .map(|m| m.from())
-            .collect();
         if !rivals.is_empty() {
             let file_tells = rivals.iter().all(|r| r.file() != from.file());
             let rank_tells = rivals.iter().all(|r| r.rank() != from.rank());
