@@ -78,7 +78,7 @@ pub fn read(text: &str) -> Result<Game, ArchiveError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    if digits.len() % MOVE_DIGITS != 0 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if !digits.len().is_multiple_of(MOVE_DIGITS) || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(error(format!(
             "the movelist is not groups of four digits: '{}'",
             digits.chars().take(24).collect::<String>()
