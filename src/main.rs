@@ -27,7 +27,7 @@ enum Command {
     Perft {
         /// Depth in plies.
         depth: u32,
-        /// Position to start from (default: the initial position).
+        /// Position to start from: a FEN or `startpos` (default: the initial position).
         #[arg(long, default_value = START_FEN)]
         fen: String,
         /// Print the count below each root move.
@@ -89,7 +89,7 @@ fn main() -> ExitCode {
             threads,
             ranks_from_one,
         }) => {
-            let pos = match Position::from_fen(&fen) {
+            let pos = match Position::from_fen(engine_core::expand_startpos(&fen)) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("error: bad FEN: {e}");

@@ -266,6 +266,7 @@ fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
         let game = &games[0];
         assert_eq!(game.move_list(), blunder_moves(), "{notation}: {text}");
         assert_eq!(game.tag("Red"), Some("红方"));
+        assert_eq!(game.tag("Variant"), Some("xiangqi"), "{text}");
         assert!(game.tag("Annotator").is_some_and(|a| a.contains("nodes")));
         let blunder = &game.moves[BLUNDER_PLY as usize - 1];
         assert_eq!(blunder.nags, [4], "{notation}: {text}");
@@ -365,7 +366,7 @@ fn positions_get_their_best_lines() {
         format!(
             "# test positions\n{start}\n\n\
              rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - -; id \"black\"\n\
-             {start} moves h2e2 h9g7\n"
+             startpos moves h2e2 h9g7\n"
         ),
     )
     .expect("written");
@@ -395,6 +396,7 @@ fn positions_get_their_best_lines() {
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| panic!("{e}\n{}", stdout(&out)));
     assert_eq!(games.len(), 3);
+    assert!(games.iter().all(|g| g.tag("Variant") == Some("xiangqi")));
     let after_two = games[2].start.clone();
     let mut expected = Position::startpos();
     for t in ["h2e2", "h9g7"] {

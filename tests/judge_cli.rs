@@ -406,3 +406,93 @@ fn bad_pgn_input_names_the_place() {
         "{err}"
     );
 }
+
+#[test]
+fn a_result_tag_that_disagrees_with_the_referee_gets_a_note() {
+    let agreeing = chase_pgn("agrees", CHASE_MOVES);
+    let disagreeing = chase_pgn("disagrees", CHASE_MOVES).replace("0-1\n", "1-0\n");
+    let tagged = format!(
+        "[Result \"1/2-1/2\"]\n{}",
+        chase_pgn("tag", CHASE_MOVES).replace("0-1\n", "*\n")
+    );
+    let resigned = "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n";
+    let path = temp_file(
+        "results.pgn",
+        format!("{agreeing}{disagreeing}{tagged}{resigned}"),
+    );
+    let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).matches("result 0-1 perpetual-chase").count(),
+        3
+    );
+    let err = stderr(&out);
+    let notes: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        notes,
+        [
+            "note: game 2: the [Result] tag says 1-0, the referee says 0-1 (perpetual-chase)",
+            "note: game 3: the [Result] tag says 1/2-1/2, the referee says 0-1 (perpetual-chase)",
+        ],
+        "a resignation the referee cannot see (game 4) is no disagreement"
+    );
+}
+
+#[test]
+fn fen_startpos_is_the_initial_position() {
+    let out = judge(&["--fen", "startpos", "--moves", "h2e2 h9g7"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("after 2 plies"), "{}", stdout(&out));
+    let perft = Command::new(BIN)
+        .args(["perft", "2", "--fen", "startpos"])
+        .output()
+        .expect("cotuong runs");
+    assert!(perft.status.success(), "{}", stderr(&perft));
+    assert!(stderr(&perft).contains("1920 nodes"), "{}", stderr(&perft));
+}
+
+/// The archive test files of engine-core (see engine-core/tests/data/archive/README.md).
+fn archive_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-core/tests/data/archive")
+        .join(name)
+}
+
+#[test]
+fn archive_files_are_judged_by_extension_or_content() {
+    let expected = std::fs::read_to_string(archive_file("expected.tsv")).expect("expected.tsv");
+    let mut judged = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let plies = fields[2].split_whitespace().count();
+        let path = archive_file(fields[0]);
+        let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
+        assert!(out.status.success(), "{}: {}", fields[0], stderr(&out));
+        let text = stdout(&out);
+        // The random playouts of the oracle script end undecided.
+        assert!(
+            text.starts_with("result * none\n") && text.contains(&format!("after {plies} plies")),
+            "{}: {text}",
+            fields[0]
+        );
+        judged += 1;
+    }
+    assert_eq!(judged, 8);
+    // A DhtmlXQ page saved as .txt is recognised by its content.
+    let page = std::fs::read(archive_file("game.dhtmlxq")).expect("the test file");
+    let out = judge(&[
+        "--pgn",
+        temp_file("saved-page.txt", &page)
+            .to_str()
+            .expect("utf-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A cut XQF file: one error naming the file and the format.
+    let xqf = std::fs::read(archive_file("encrypted.xqf")).expect("the test file");
+    let cut = temp_file("cut.xqf", &xqf[..500]);
+    let err = fails_cleanly(&["--pgn", cut.to_str().expect("utf-8 path")]);
+    assert!(
+        err.contains("cut.xqf") && err.contains("not a valid XQF file"),
+        "{err}"
+    );
+}

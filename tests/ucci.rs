@@ -182,6 +182,21 @@ fn ucci_accepts_uci_style_setoption() {
 }
 
 #[test]
+fn moves_with_ranks_one_to_ten_get_a_hint_that_ucci_counts_from_zero() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves a4a5 a10a9");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error:")
+            && lines[0].contains("hint:")
+            && lines[0].contains("ranks 0-9"),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
 fn ponderhit_draw_offers_a_draw_to_be_accepted() {
     let mut e = Engine::ucci();
     e.send("setoption usemillisec true");

@@ -136,6 +136,29 @@ fn ranks_one_to_ten_option_switches_move_text() {
 }
 
 #[test]
+fn moves_with_ranks_one_to_ten_get_a_hint_about_the_option() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h3e3 h10g8");
+    let lines = e.expect_prefix("info string error:");
+    let error = lines.last().map_or("", String::as_str);
+    assert!(
+        error.contains("hint:") && error.contains("setoption name RanksOneToTen value true"),
+        "{error}"
+    );
+    e.send("position startpos moves h2h8");
+    let lines = e.expect_prefix("info string error:");
+    assert!(!lines[lines.len() - 1].contains("hint:"), "{lines:?}");
+    e.send("setoption name RanksOneToTen value true");
+    e.send("position startpos moves h2e2");
+    let lines = e.expect_prefix("info string error:");
+    assert!(
+        lines[lines.len() - 1].contains("RanksOneToTen value false"),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
 fn wdl_is_shown_on_request() {
     let mut e = Engine::uci();
     // Off by default: no `wdl` field.

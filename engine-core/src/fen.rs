@@ -22,6 +22,20 @@ use std::fmt;
 /// FEN of the standard initial position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+/// The word that stands for [`START_FEN`] wherever a FEN is asked for, as in UCI's
+/// `position startpos`.
+pub const STARTPOS: &str = "startpos";
+
+/// `text`, or [`START_FEN`] when `text` is [`STARTPOS`] (in any case, white space around it
+/// ignored): every command-line FEN goes through this, so `--fen startpos` works everywhere.
+pub fn expand_startpos(text: &str) -> &str {
+    if text.trim().eq_ignore_ascii_case(STARTPOS) {
+        START_FEN
+    } else {
+        text
+    }
+}
+
 /// Why a FEN string was rejected. Ranks are board ranks (9 = Black's back rank, the first in FEN).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {

@@ -3,6 +3,7 @@
 //! every common notation, and PGN game records read as text.
 //! No I/O and no threads, so every consumer can embed it.
 
+pub mod archive;
 pub mod attacks;
 mod bitboard;
 pub mod fen;
@@ -19,7 +20,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, FenWarning, FenWarnings, START_FEN};
+pub use fen::{expand_startpos, FenError, FenWarning, FenWarnings, STARTPOS, START_FEN};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, UnknownNotation};
 pub use perft::{perft, perft_divide};

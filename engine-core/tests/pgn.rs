@@ -269,3 +269,36 @@ fn records_keep_what_was_written() {
     assert_eq!(recs[0].moves[1].nags, [1]);
     assert_eq!(recs[0].result, None);
 }
+
+#[test]
+fn xboard_and_cutechess_pgn_with_white_black_tags_and_san() {
+    let iccs = [
+        "h2h9", "i9h9", "g0e2", "b9c7", "b0c2", "c6c5", "a0a1", "h9h8",
+    ];
+    let xboard = "[Event \"Computer Chess Game\"]\n[White \"MaxQi 4.8G\"]\n[Black \"Sjaak II\"]\n\
+                  [Variant \"xiangqi\"]\n\n1. Cxh9 {+0.17/6} Rxh9 2. Ege2 Hc7 3. Hc2 c5 4. Ra1 Rh8 *\n";
+    let cutechess = "[White \"sjaak\"]\n[Black \"maxqi\"]\n[Variant \"xiangqi\"]\n\n\
+                     1. Cxh10 Rxh10 2. Bge3 Nc8 3. Nc3 c6 4. Ra2 Rh9 *\n";
+    for (text, notation) in [
+        (xboard, Notation::San(RankBase::Zero)),
+        (cutechess, Notation::San(RankBase::One)),
+    ] {
+        let game = one_game(text, &Notation::ALL);
+        assert_eq!(game.notation, Some(notation), "{text}");
+        let start = Position::startpos();
+        let texts = Notation::Iccs(RankBase::Zero).format_line(&start, &game.move_list());
+        assert_eq!(texts, iccs, "{text}");
+        assert_eq!(
+            game.black_player().map(str::len),
+            Some(game.tag("Black").unwrap_or("").len())
+        );
+        assert!(game
+            .red_player()
+            .is_some_and(|p| p == "MaxQi 4.8G" || p == "sjaak"));
+    }
+    let red_tag = one_game(
+        "[Red \"许银川\"]\n[White \"ignored\"]\n\n1. h2e2 *\n",
+        &Notation::ALL,
+    );
+    assert_eq!(red_tag.red_player(), Some("许银川"), "[Red] comes first");
+}

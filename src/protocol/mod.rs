@@ -16,6 +16,7 @@ pub mod command;
 pub mod dialect;
 pub mod output;
 pub mod parse;
+pub mod rank_hint;
 pub mod session;
 pub mod ucci;
 pub mod uci;

@@ -6,6 +6,7 @@
 use super::command::{excerpt, Command, GoParams, PositionSpec};
 use super::dialect::Dialect;
 use super::output::{self, Output, WireStyle};
+use super::rank_hint::rank_hint;
 use super::wire_options::{WireSettings, WIRE_OPTIONS};
 use crate::engine::{Engine, Event, Listener, SetOptionError, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::options::{OptionError, OPTIONS};
@@ -121,7 +122,11 @@ impl Session {
                 {
                     Ok(Some(warnings)) => self.out.line(&output::warning(&warnings.to_string())),
                     Ok(None) => {}
-                    Err(e) => self.error(&e),
+                    Err(e) => match rank_hint(spec.fen.as_deref(), &spec.moves, base, self.dialect)
+                    {
+                        Some(hint) => self.error(&format!("{e} (hint: {hint})")),
+                        None => self.error(&e),
+                    },
                 }
             }
             Command::BanMoves(list) => {

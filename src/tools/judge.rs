@@ -1,6 +1,6 @@
 //! `cotuong judge`: the rules referee on the command line, for match tools and for people
-//! settling an argument. Reads a start position and moves (`--fen`/`--moves`) or PGN game
-//! records (`--pgn`, any notation, UTF-8 or GB18030), and prints for each game one
+//! settling an argument. Reads a start position and moves (`--fen`/`--moves`) or game records
+//! (`--pgn`: PGN in any notation, UTF-8 or GB18030, or XQF, CBF, DhtmlXQ), and prints for each game one
 //! machine-readable line, `result <1-0|0-1|1/2-1/2|*> <rule-id>`, followed by the explanation
 //! (`*` with rule id `none` while the game is undecided). With several games, each verdict is
 //! preceded by a `game <N>` line.
@@ -8,7 +8,9 @@
 //! Bad input never panics: it prints `error: ...` on stderr and exits with status 2, having
 //! printed nothing on stdout. A composed start position (a piece where no game could bring it, e.g. a
 //! soldier behind its starting rank) is judged all the same, after one `warning: ...` line on
-//! stderr, so that stdout stays the machine-readable verdicts.
+//! stderr, so that stdout stays the machine-readable verdicts. For the same reason a game whose
+//! `[Result]` tag claims another decided result than the referee's gets its `note: ...` line on
+//! stderr.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -17,7 +19,7 @@ use std::process::ExitCode;
 use std::str::FromStr;
 
 use clap::{Args, ValueEnum};
-use engine_core::pgn::{read_movetext, PgnErrorKind};
+use engine_core::pgn::{read_movetext, Game, PgnErrorKind};
 use engine_core::rules::{
     counted_plies_of, try_adjudicate, CheckCounting, CheckVersusChase, RuleOptions, RuleSet,
 };
@@ -50,16 +52,17 @@ pub enum CheckVsChaseArg {
 /// Arguments of `cotuong judge`.
 #[derive(Args, Debug)]
 pub struct JudgeArgs {
-    /// Start position (default: the initial position).
+    /// Start position: a FEN or `startpos` (default: the initial position).
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
     /// Moves from the start position, separated by spaces, in any notation (see --notation):
     /// `h2e2 h9g7`, `C2=5 H8+7`, `炮二平五 马8进7`, `P2-5 M8.7`.
     #[arg(long, conflicts_with = "pgn")]
     pub moves: Option<String>,
-    /// PGN game records (`-` for standard input), UTF-8 or GB18030/GBK: several games, FEN and
-    /// SetUp tags, moves in any notation (see --notation); move numbers, comments, variations
-    /// and annotations are read past.
+    /// Game records (`-` for standard input): PGN, UTF-8 or GB18030/GBK (several games, FEN and
+    /// SetUp tags, moves in any notation, see --notation; move numbers, comments, variations
+    /// and annotations are read past), or one game of XQF, CBF or DhtmlXQ (by the extension
+    /// .xqf, .cbf, .dhtmlxq, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Judge only this game of the PGN file (from 1).
@@ -132,7 +135,7 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
     let notations = args.notation.candidates(ranks);
     let games = match &args.pgn {
         Some(path) => {
-            let mut games = pgn_file::read_pgn(path, &notations)?;
+            let mut games = pgn_file::read_games_file(path, &notations)?;
             if games.is_empty() {
                 return Err(format!("no game in {}", path.display()));
             }
@@ -153,8 +156,9 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
         None => {
             let start = match &args.fen {
                 Some(fen) => {
-                    let (start, warnings) = Position::from_fen_with_warnings(fen)
-                        .map_err(|e| format!("bad FEN: {e}"))?;
+                    let (start, warnings) =
+                        Position::from_fen_with_warnings(engine_core::expand_startpos(fen))
+                            .map_err(|e| format!("bad FEN: {e}"))?;
                     if !warnings.is_empty() {
                         eprintln!("warning: {warnings}");
                     }
@@ -172,13 +176,25 @@ pub fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<(), String> {
     };
     let options = rule_options(args);
     let mut text = String::new();
+    let mut notes = Vec::new();
     for game in &games {
         if games.len() > 1 {
             let _ = writeln!(text, "game {}", game.number);
         }
         let moves = game.move_list();
-        verdict(&game.start, &moves, &options, &mut text)
+        let decided = verdict(&game.start, &moves, &options, &mut text)
             .map_err(|e| format!("game {}: {e}", game.number))?;
+        if let Some(note) = result_tag_note(game, decided.as_ref()) {
+            let which = if games.len() > 1 {
+                format!("game {}: ", game.number)
+            } else {
+                String::new()
+            };
+            notes.push(format!("note: {which}{note}"));
+        }
+    }
+    for note in &notes {
+        eprintln!("{note}");
     }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -201,17 +217,48 @@ fn rule_options(args: &JudgeArgs) -> RuleOptions {
     options
 }
 
-/// Appends the verdict on the game `start` + `moves` (legal) to `text`.
+/// What the referee decided: the result (`1-0`, `0-1`, `1/2-1/2`) and the rule's id.
+struct Decided {
+    result: &'static str,
+    rule: &'static str,
+}
+
+/// The result a game's record claims: its `[Result]` tag, else its termination marker.
+fn recorded_result(game: &Game) -> Option<&str> {
+    game.tag("Result").or(game.result.as_deref()).map(str::trim)
+}
+
+/// A note for people when the record claims a decided result other than the referee's. A
+/// record that claims a result the referee cannot see (a resignation, a loss on time: the
+/// referee says `*`) or claims none is not contradicted.
+fn result_tag_note(game: &Game, decided: Option<&Decided>) -> Option<String> {
+    let claimed = recorded_result(game)?;
+    let decided = decided?;
+    let is_result = matches!(claimed, "1-0" | "0-1" | "1/2-1/2");
+    (is_result && claimed != decided.result).then(|| {
+        format!(
+            "the [Result] tag says {claimed}, the referee says {} ({})",
+            decided.result, decided.rule
+        )
+    })
+}
+
+/// Appends the verdict on the game `start` + `moves` (legal) to `text`; returns it when the
+/// game is decided.
 fn verdict(
     start: &Position,
     moves: &[Move],
     options: &RuleOptions,
     text: &mut String,
-) -> Result<(), String> {
+) -> Result<Option<Decided>, String> {
     match try_adjudicate(start, moves, options).map_err(|e| e.to_string())? {
         Some(v) => {
             let _ = writeln!(text, "result {} {}", v.result.pgn(), v.rule.id());
             let _ = writeln!(text, "{}", v.explanation);
+            Ok(Some(Decided {
+                result: v.result.pgn(),
+                rule: v.rule.id(),
+            }))
         }
         None => {
             let mut pos = start.clone();
@@ -230,9 +277,9 @@ fn verdict(
                 options.no_capture_moves,
                 options.repetition_threshold.max(2),
             );
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

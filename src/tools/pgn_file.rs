@@ -1,7 +1,8 @@
-//! Game files for the commands that read games (`judge`, later `analyze`): bytes from a file or
+//! Game files for the commands that read games (`judge`, `analyze`): bytes from a file or
 //! standard input, decoded (a byte-order mark's encoding, else UTF-8, else GB18030, which
 //! includes GBK and GB2312, as the Chinese game databases of the ElephantEye era are written),
-//! and read as PGN by engine-core, each game's moves in its detected or given notation.
+//! and read by engine-core: as PGN, each game's moves in its detected or given notation, or
+//! as one of the Chinese archive formats (XQF, CBF, DhtmlXQ), whose moves are coordinates.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -9,6 +10,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 use encoding_rs::{Encoding, GB18030};
+use engine_core::archive::{self, ArchiveFormat};
 use engine_core::pgn::{read_games, Game};
 use engine_core::{Notation, RankBase};
 
@@ -37,13 +39,16 @@ impl FromStr for NotationChoice {
 }
 
 impl NotationChoice {
-    /// The notations to try, in order; `ranks` is the rank numbering of ICCS coordinates (`None`:
-    /// either, 0-9 first).
+    /// The notations to try, in order; `ranks` is the rank numbering of ICCS coordinates and SAN
+    /// (`None`: either, 0-9 first).
     pub fn candidates(self, ranks: Option<RankBase>) -> Vec<Notation> {
         let wanted = |n: &Notation| match (self, *n) {
-            (_, Notation::Iccs(base)) if ranks.is_some_and(|r| r != base) => false,
+            (_, Notation::Iccs(base) | Notation::San(base)) if ranks.is_some_and(|r| r != base) => {
+                false
+            }
             (NotationChoice::Auto, _) => true,
             (NotationChoice::Fixed(Notation::Iccs(_)), Notation::Iccs(_)) => true,
+            (NotationChoice::Fixed(Notation::San(_)), Notation::San(_)) => true,
             (NotationChoice::Fixed(f), n) => f == n,
         };
         Notation::ALL.into_iter().filter(wanted).collect()
@@ -86,31 +91,51 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, String> {
         })
 }
 
-/// The decoded text of the file at `path` (`-`: standard input).
-pub fn read_text(path: &Path) -> Result<String, String> {
+/// The bytes of the file at `path` (`-`: standard input).
+fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     let name = source_name(path);
-    let bytes = if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| format!("cannot read {name}: {e}"))?;
-        buf
+        Ok(buf)
     } else {
-        std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?
-    };
+        std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))
+    }
+}
+
+/// The decoded text of the file at `path` (`-`: standard input).
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let name = source_name(path);
+    let bytes = read_bytes(path)?;
     decode(&bytes)
         .map(Cow::into_owned)
         .map_err(|e| format!("cannot read {name}: {e}"))
 }
 
-/// Every game of the PGN file at `path` (`-`: standard input), each read in the first of
-/// `notations` that reads all its moves. Errors name the file, the game, the line and, for a
-/// move, the ply and the text.
-pub fn read_pgn(path: &Path, notations: &[Notation]) -> Result<Vec<Game>, String> {
-    let text = read_text(path)?;
+/// Every game of the game file at `path` (`-`: standard input). An archive file (XQF, CBF or
+/// DhtmlXQ: named by its extension, else recognised by its content, as DhtmlXQ pages saved as
+/// `.txt` or `.html` must be) holds one game; anything else is PGN, each game read in the first
+/// of `notations` that reads all its moves. Errors name the file and what is wrong: for PGN the
+/// game, the line and, for a move, the ply and the text.
+pub fn read_games_file(path: &Path, notations: &[Notation]) -> Result<Vec<Game>, String> {
+    let name = source_name(path);
+    let bytes = read_bytes(path)?;
+    let named = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .and_then(ArchiveFormat::from_extension);
+    if let Some(format) = named.or_else(|| ArchiveFormat::sniff(&bytes)) {
+        let text = |b: &[u8]| decode(b).map(Cow::into_owned);
+        return archive::read(format, &bytes, &text)
+            .map(|game| vec![game])
+            .map_err(|e| format!("{name}: {e}"));
+    }
+    let text = decode(&bytes).map_err(|e| format!("cannot read {name}: {e}"))?;
     read_games(&text, notations)
         .collect::<Result<Vec<Game>, _>>()
-        .map_err(|e| format!("{}: {e}", source_name(path)))
+        .map_err(|e| format!("{name}: {e}"))
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! * [`Notation::Chinese`]: the traditional four characters (`炮二平五`, `马8进7`, `前车进一`);
 //! * [`Notation::Vietnamese`]: the Law's Điều 11 (`P2-5`, `M8.7`, `Xs.2`), and
 //!   [`Notation::VietnameseAsian`], the same letters with the Asian symbols the Law mentions
-//!   (`P2=5`, `M8+7`).
+//!   (`P2=5`, `M8+7`);
+//! * [`Notation::San`]: the algebraic notation of chess programs, XBoard's (`Hc7`, `Cbe2`,
+//!   ranks 0-9) and cutechess's (`Nc3`, `Kd10`, ranks 1-10).
 //!
 //! The last three describe a move relative to the mover: the piece, the file it stands on
 //! counted from the mover's right (or its place among pieces of its kind on that file), a
@@ -17,6 +19,7 @@ mod chinese;
 mod error;
 mod iccs;
 mod relative;
+mod san;
 mod vietnamese;
 mod wxf;
 
@@ -52,24 +55,37 @@ pub enum Notation {
     /// The Law's Asian variant of [`Notation::Vietnamese`]: `+` advance, `.` retreat, `=`
     /// sideways. The same `.` means the opposite of the Law's, so records must say which.
     VietnameseAsian,
+    /// Standard algebraic notation of chess programs: piece letter (none or `P` for a
+    /// soldier; H/N horse, E/B elephant), the origin's file or rank when needed, `x`, the
+    /// destination, `+`/`#`: XBoard's `Cbe2`, `Hc7`, `Rxb9` with ranks 0-9, cutechess's
+    /// `Nc3`, `Kd10` with ranks 1-10.
+    San(RankBase),
 }
 
 impl Notation {
     /// Every notation, in the order game readers try them when detecting which one a game uses.
-    pub const ALL: [Notation; 6] = [
+    pub const ALL: [Notation; 8] = [
         Notation::Iccs(RankBase::Zero),
         Notation::Iccs(RankBase::One),
         Notation::Wxf,
         Notation::Chinese,
         Notation::Vietnamese,
         Notation::VietnameseAsian,
+        Notation::San(RankBase::Zero),
+        Notation::San(RankBase::One),
     ];
 
-    /// The names [`Notation::from_str`] accepts (`iccs` means ranks 0-9).
-    pub const NAMES: [&'static str; 5] =
-        ["iccs", "wxf", "chinese", "vietnamese", "vietnamese-asian"];
+    /// The names [`Notation::from_str`] accepts (`iccs` and `san` mean ranks 0-9).
+    pub const NAMES: [&'static str; 6] = [
+        "iccs",
+        "wxf",
+        "chinese",
+        "vietnamese",
+        "vietnamese-asian",
+        "san",
+    ];
 
-    /// Short name, as on the command line (`iccs` for both rank bases).
+    /// Short name, as on the command line (`iccs` and `san` for both rank bases).
     pub const fn name(self) -> &'static str {
         match self {
             Notation::Iccs(_) => "iccs",
@@ -77,6 +93,7 @@ impl Notation {
             Notation::Chinese => "chinese",
             Notation::Vietnamese => "vietnamese",
             Notation::VietnameseAsian => "vietnamese-asian",
+            Notation::San(_) => "san",
         }
     }
 
@@ -89,6 +106,8 @@ impl Notation {
             Notation::Chinese => "Chinese notation",
             Notation::Vietnamese => "Vietnamese notation",
             Notation::VietnameseAsian => "Vietnamese notation with Asian symbols",
+            Notation::San(RankBase::Zero) => "SAN (XBoard, ranks 0-9)",
+            Notation::San(RankBase::One) => "SAN (cutechess, ranks 1-10)",
         }
     }
 
@@ -101,6 +120,8 @@ impl Notation {
             Notation::Chinese => "炮二平五",
             Notation::Vietnamese => "P2-5",
             Notation::VietnameseAsian => "P2=5",
+            Notation::San(RankBase::Zero) => "Che2",
+            Notation::San(RankBase::One) => "Che3",
         }
     }
 
@@ -113,6 +134,7 @@ impl Notation {
             Notation::Chinese => chinese::format(pos, mv),
             Notation::Vietnamese => vietnamese::format(pos, mv, vietnamese::Symbols::Law),
             Notation::VietnameseAsian => vietnamese::format(pos, mv, vietnamese::Symbols::Asian),
+            Notation::San(base) => san::format(pos, mv, base),
         };
         relative.unwrap_or_else(|| move_text(mv, RankBase::Zero))
     }
@@ -126,6 +148,7 @@ impl Notation {
             Notation::Chinese => chinese::parse(pos, text),
             Notation::Vietnamese => vietnamese::parse(pos, text, vietnamese::Symbols::Law),
             Notation::VietnameseAsian => vietnamese::parse(pos, text, vietnamese::Symbols::Asian),
+            Notation::San(base) => san::parse(pos, text, base),
         }
     }
 
@@ -184,7 +207,7 @@ impl std::error::Error for UnknownNotation {}
 impl FromStr for Notation {
     type Err = UnknownNotation;
 
-    /// One of [`Notation::NAMES`], in any case; `iccs` means ranks 0-9.
+    /// One of [`Notation::NAMES`], in any case; `iccs` and `san` mean ranks 0-9.
     fn from_str(s: &str) -> Result<Notation, UnknownNotation> {
         let lower = s.trim().to_ascii_lowercase();
         Notation::ALL

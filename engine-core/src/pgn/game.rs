@@ -56,6 +56,17 @@ impl Game {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Red's player: the `Red` tag, or the `White` tag that chess-minded writers (cutechess,
+    /// XBoard, this engine's match runner) use for the side that moves first.
+    pub fn red_player(&self) -> Option<&str> {
+        self.tag("Red").or_else(|| self.tag("White"))
+    }
+
+    /// Black's player: the `Black` tag (the same name in both traditions).
+    pub fn black_player(&self) -> Option<&str> {
+        self.tag("Black")
+    }
+
     /// The main line's moves.
     pub fn move_list(&self) -> Vec<Move> {
         self.moves.iter().map(|m| m.mv).collect()
@@ -79,6 +90,7 @@ fn format_hint(value: &str) -> Option<Notation> {
         "wxf" => Some(Notation::Wxf),
         "chinese" => Some(Notation::Chinese),
         "vietnamese" => Some(Notation::Vietnamese),
+        "san" => Some(Notation::San(RankBase::Zero)),
         _ => None,
     }
 }

@@ -1,7 +1,8 @@
 //! Analysis as PGN that any PGN reader (ours included) reads back.
 //!
 //! A game keeps its tags (the `Format` tag names the notation written, an `Annotator` tag names
-//! the engine and its limits), its comments and NAGs; every move gets a comment with its score
+//! the engine and its limits, and `[Variant "xiangqi"]` tells chess-minded readers what game
+//! this is), its comments and NAGs; every move gets a comment with its score
 //! (Red's view) and the search depth, `{+0.35/12}`, followed, where the engine's best move
 //! does better, by that move and its score (`best R9.1 +0.40/12`), written as the table and
 //! the JSON write them. A judged move gets its NAG (`$6` inaccuracy, `$2` mistake, `$4`
@@ -32,6 +33,7 @@ pub fn format_tag(notation: Notation) -> &'static str {
         Notation::Chinese => "Chinese",
         Notation::Vietnamese => "Vietnamese",
         Notation::VietnameseAsian => "Vietnamese-Asian",
+        Notation::San(_) => "SAN",
     }
 }
 
@@ -93,10 +95,12 @@ pub fn write_game(
 ) {
     let game = &review.game;
     for (name, value) in &game.tags {
-        if !name.eq_ignore_ascii_case("Format") && !name.eq_ignore_ascii_case("Annotator") {
+        let ours = ["Format", "Annotator", "Variant"];
+        if !ours.iter().any(|t| name.eq_ignore_ascii_case(t)) {
             write_tag(out, name, value);
         }
     }
+    write_tag(out, "Variant", "xiangqi");
     write_tag(out, "Format", format_tag(notation));
     write_tag(out, "Annotator", annotator);
     out.push('\n');
@@ -183,6 +187,7 @@ pub fn write_position(
     write_tag(out, "Result", "*");
     write_tag(out, "SetUp", "1");
     write_tag(out, "FEN", &review.position.to_fen());
+    write_tag(out, "Variant", "xiangqi");
     write_tag(out, "Format", format_tag(notation));
     write_tag(out, "Annotator", annotator);
     out.push('\n');

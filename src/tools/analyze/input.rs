@@ -1,7 +1,7 @@
 //! What `cotuong analyze` is asked to look at: positions (a FEN on the command line, or a file of
 //! them, one per line as in the match runner's opening files: a FEN or EPD, optionally followed
-//! by `moves ...` in ICCS) or games (a PGN file in any notation and encoding). Every error names
-//! the place: the option, the file and line, the game and ply.
+//! by `moves ...` in ICCS) or games (a PGN file in any notation and encoding, or an XQF, CBF or
+//! DhtmlXQ file). Every error names the place: the option, the file and line, the game and ply.
 
 use cotuong::game::Game;
 use engine_core::pgn;
@@ -79,10 +79,10 @@ pub fn from_position_file(path: &Path) -> Result<Input, String> {
     Ok(Input::Positions(positions))
 }
 
-/// The games of the PGN file at `path` (`-`: standard input), read in `notation`; only game
-/// `only` (from 1) if given.
+/// The games of the game file at `path` (`-`: standard input: PGN read in `notation`, or XQF,
+/// CBF, DhtmlXQ); only game `only` (from 1) if given.
 pub fn from_pgn(path: &Path, notation: NotationChoice, only: Option<u64>) -> Result<Input, String> {
-    let mut games = pgn_file::read_pgn(path, &notation.candidates(None))?;
+    let mut games = pgn_file::read_games_file(path, &notation.candidates(None))?;
     if games.is_empty() {
         return Err(format!("{}: no game in the file", path.display()));
     }

@@ -68,14 +68,16 @@ pub enum Format {
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["fen", "positions", "pgn"])))]
 pub struct AnalyzeArgs {
-    /// A position: a FEN, optionally followed by `moves m1 m2 ...` (ICCS, ranks 0-9).
+    /// A position: a FEN or `startpos`, optionally followed by `moves m1 m2 ...` (ICCS, ranks
+    /// 0-9).
     #[arg(long)]
     pub fen: Option<String>,
     /// A file of positions (`-`: standard input), one per line: a FEN or EPD (operations after
     /// `;` are ignored), optionally followed by `moves ...`; `#` starts a comment line.
     #[arg(long, value_name = "FILE", alias = "epd")]
     pub positions: Option<PathBuf>,
-    /// Games (`-`: standard input), UTF-8 or GB18030/GBK, moves in any notation.
+    /// Games (`-`: standard input): PGN, UTF-8 or GB18030/GBK, moves in any notation; or one
+    /// game of XQF, CBF or DhtmlXQ (by the extension, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Analyze only this game of the PGN file (from 1).
@@ -389,8 +391,8 @@ fn title(r: &GameReview) -> String {
     let g = &r.game;
     format!(
         "{} - {} {}",
-        g.tag("Red").unwrap_or("Red"),
-        g.tag("Black").unwrap_or("Black"),
+        g.red_player().unwrap_or("Red"),
+        g.black_player().unwrap_or("Black"),
         g.result.as_deref().unwrap_or("*")
     )
 }

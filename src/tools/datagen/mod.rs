@@ -309,7 +309,7 @@ fn read_openings(path: &std::path::Path) -> Result<Vec<Position>, String> {
             continue;
         }
         let fen = line.split(';').next().unwrap_or(line).trim();
-        let pos = Position::from_fen(fen)
+        let pos = Position::from_fen(engine_core::expand_startpos(fen))
             .map_err(|e| format!("{} line {}: bad FEN: {e}", path.display(), n + 1))?;
         out.push(pos);
     }

@@ -1,5 +1,5 @@
-//! Opening positions: one per line, a FEN (six fields, or EPD-style four), optionally followed by
-//! `moves m1 m2 ...` in ICCS text (ranks 0-9). Blank lines and lines starting with `#` are
+//! Opening positions: one per line, a FEN (six fields, or EPD-style four) or `startpos`,
+//! optionally followed by `moves m1 m2 ...` in ICCS text (ranks 0-9). Blank lines and lines starting with `#` are
 //! skipped. Every line is checked when the file is loaded, so a bad file fails before any game.
 
 use engine_core::{Move, Position, RankBase};
@@ -64,6 +64,7 @@ impl Opening {
             Some(i) => (&line[..i], line[i + " moves".len()..].trim()),
             None => (line, ""),
         };
+        let fen_part = engine_core::expand_startpos(fen_part);
         let fields: Vec<&str> = fen_part.split_whitespace().collect();
         let fen = match fields.len() {
             2 => format!("{} {} - - 0 1", fields[0], fields[1]),
