@@ -110,6 +110,11 @@ pub struct Threat {
     /// Why repeating this threat is forbidden; `None` when it is allowed (a really protected,
     /// mobile target, or an offer between equal pieces).
     pub chase: Option<ChaseReason>,
+    /// The attacker is pinned by the target, a horse whose leg it blocks (see `leg_pinners`).
+    /// Only the attacker's own move can create such a threat: a piece that "cannot move because
+    /// of an opponent's Knight" and stays where it is does not chase it (Điều 24.15 Hình 39,
+    /// Asian Diagrams 39-41), while one that moves into the horse's leg does (Hình 50).
+    pub by_pinned_piece: bool,
 }
 
 /// Every threat one side makes at once; fixed capacity (at most 10 chasers, 48 pairs) so that
@@ -187,6 +192,22 @@ fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused:
 fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
     general_attacked(pos, color, pos.general_square(color), occ, excused)
+}
+
+/// The enemy horses, not in `excused`, that pin `color`'s piece on `sq` by its blocking their
+/// leg: those that would attack `color`'s general if the piece were removed. Such a pinned piece
+/// still threatens the horse: a chariot that parries a horse's check by blocking its leg can take
+/// the horse next move, and doing so again and again is a chase (Điều 24.19 Hình 50; Asian
+/// Diagram 50). A piece pinned on a line by a chariot, cannon or the flying general threatens
+/// nothing, not even its pinner: "the movement of the chariot along the line will not constitute
+/// a chase on any opponent's piece" (Điều 24.23; Asian Diagrams 63-66).
+fn leg_pinners(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> Bitboard {
+    let occ = pos.occupied() ^ Bitboard::from_square(sq);
+    let general = pos.general_square(color);
+    let enemy = color.opponent();
+    let horses = pos.pieces_of(enemy, PieceKind::Horse) & !excused;
+    let file_occ = attacks::file_occupancy(occ, general.file());
+    pos.attackers_with(general, occ, file_occ, horses, enemy)
 }
 
 /// Pieces of `defender` that attack `sq` on a board with occupancy `occ` (generals only by
@@ -306,9 +327,18 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
             continue;
         };
         let akind = attacker.kind();
-        let hits = capture_targets(akind, chaser, a, occ) & targets_allowed;
-        if hits.is_empty() || is_pinned(pos, chaser, a, chaser_excused) {
+        let mut hits = capture_targets(akind, chaser, a, occ) & targets_allowed;
+        if hits.is_empty() {
             continue;
+        }
+        let pinned = is_pinned(pos, chaser, a, chaser_excused);
+        if pinned {
+            // A piece pinned on a line threatens nothing; one pinned by blocking a horse's leg
+            // threatens that horse (see `leg_pinners`).
+            hits &= leg_pinners(pos, chaser, a, chaser_excused);
+            if hits.is_empty() {
+                continue;
+            }
         }
         for t in hits {
             let Some(target) = pos.piece_at(t) else {
@@ -344,6 +374,7 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
                 attacker: a,
                 target: t,
                 chase,
+                by_pinned_piece: pinned,
             });
         }
     }
@@ -454,11 +485,15 @@ mod tests {
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/4A4/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("e3"), sq("e8"))));
         assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
-        // Điều 24.15 Hình 39: a chariot pinned by a horse (it blocks the horse's leg) does not
-        // chase that horse, though it could take it.
+        // A chariot pinned by a horse (it blocks the horse's leg) threatens that horse, which it
+        // can take: the rook of Điều 24.15 Hình 39 does not chase because it never moves, so no
+        // move of its side creates the threat.
         let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/2nR5/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("d1"), sq("c1"))));
-        assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
+        assert_eq!(
+            forbidden(&pos, Color::Red),
+            [(sq("d1"), sq("c1"), ChaseReason::Unprotected)]
+        );
         // Unpinned (no advisor screen: the cannon cannot check through one piece less), the same
         // chariot threatens the unprotected cannon.
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/9/4K4 w - - 0 1").expect("fen");
