@@ -659,6 +659,14 @@ fn draws_explain_why_checks_and_mate_threats_are_not_chases() {
     let text = explain("mate threat on a falsely protected piece");
     assert!(text.contains("mate threat"), "{text}");
     assert!(text.contains("Điều 24.5"), "{text}");
+    // The two draws among the Asian book's principles, drawn for the reason the books give.
+    let text = explain("mutual perpetual chase in different ways");
+    assert!(text.contains("both sides chased perpetually"), "{text}");
+    let text = explain("check, then a threat to check and capture");
+    assert!(
+        text.contains("neither side checked or chased perpetually"),
+        "{text}"
+    );
     // Under the Asian rules the verdict says which rule book decided it.
     let (start, moves, _) = replay(case("check that attacks, then attack (chariot)"));
     let asian =

@@ -12,9 +12,11 @@
 //!   chases (Điều 23 point 9, Điều 24.24-24.25); with the per-target intersection of the cycle
 //!   judge this also makes a General/Pawn taking turns with another piece a draw.
 //! - A pinned attacker (one whose removal would expose its own general, flying general included)
-//!   does not chase, even the piece that pins it: Điều 24.15 Hình 39 (the chariot pinned by an
-//!   unprotected horse "cannot move, so it is not chasing" the horse) and Điều 24.23 (a chariot
-//!   confined to a line by a cannon: "its movements along that line are not attacks").
+//!   does not chase, even the piece that pins it along a line: Điều 24.23 (a chariot confined to
+//!   a line by a cannon: "its movements along that line are not attacks"). A piece pinned because
+//!   it blocks a horse's leg threatens that horse, and chases it when its own move made the
+//!   threat (Điều 24.19 Hình 50: the chariot parrying the horse's check by blocking its leg); the
+//!   chariot that stays pinned "cannot move, so it is not chasing" the horse (Điều 24.15 Hình 39).
 //! - Targets are every enemy piece except the general; a soldier only once it has crossed the
 //!   river (Điều 23 point 3, Điều 24.21, 24.27).
 //! - A threat counts when the target is unprotected or only falsely protected (no legal immediate
@@ -187,8 +189,9 @@ fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused:
 }
 
 /// Whether removing `color`'s piece on `sq` would expose `color`'s general to an enemy piece not
-/// in `excused`: such a piece is pinned. A pinned attacker does not chase (Điều 24.15 Hình 39,
-/// 24.23); a pinned target that cannot move may not be chased (Điều 23 point 7).
+/// in `excused`: such a piece is pinned. A pinned attacker threatens at most the horse whose leg
+/// it blocks (Điều 24.23, 24.19 Hình 50; see `leg_pinners`); a pinned target that cannot move may
+/// not be chased (Điều 23 point 7).
 fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
     general_attacked(pos, color, pos.general_square(color), occ, excused)
@@ -293,7 +296,8 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square, excused: Bitboard) -
 /// Every threat `chaser` makes in `pos` on a piece that may be chased at all (not the general,
 /// not an uncrossed soldier), whichever side is to move (the cycle judge asks this before and
 /// after each of the chaser's moves), each marked with why repeating it would be forbidden.
-/// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces.
+/// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces,
+/// except on the horse whose leg they block (marked [`Threat::by_pinned_piece`]).
 ///
 /// A side in check is judged as if the check were resolved: the checking pieces count as
 /// blockers but not as attackers in its legality tests. Otherwise a check would make each of its
