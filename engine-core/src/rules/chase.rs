@@ -12,9 +12,11 @@
 //!   chases (Điều 23 point 9, Điều 24.24-24.25); with the per-target intersection of the cycle
 //!   judge this also makes a General/Pawn taking turns with another piece a draw.
 //! - A pinned attacker (one whose removal would expose its own general, flying general included)
-//!   does not chase, even the piece that pins it: Điều 24.15 Hình 39 (the chariot pinned by an
-//!   unprotected horse "cannot move, so it is not chasing" the horse) and Điều 24.23 (a chariot
-//!   confined to a line by a cannon: "its movements along that line are not attacks").
+//!   does not chase, even the piece that pins it along a line: Điều 24.23 (a chariot confined to
+//!   a line by a cannon: "its movements along that line are not attacks"). A piece pinned because
+//!   it blocks a horse's leg threatens that horse, and chases it when its own move made the
+//!   threat (Điều 24.19 Hình 50: the chariot parrying the horse's check by blocking its leg); the
+//!   chariot that stays pinned "cannot move, so it is not chasing" the horse (Điều 24.15 Hình 39).
 //! - Targets are every enemy piece except the general; a soldier only once it has crossed the
 //!   river (Điều 23 point 3, Điều 24.21, 24.27).
 //! - A threat counts when the target is unprotected or only falsely protected (no legal immediate
@@ -110,6 +112,11 @@ pub struct Threat {
     /// Why repeating this threat is forbidden; `None` when it is allowed (a really protected,
     /// mobile target, or an offer between equal pieces).
     pub chase: Option<ChaseReason>,
+    /// The attacker is pinned by the target, a horse whose leg it blocks (see `leg_pinners`).
+    /// Only the attacker's own move can create such a threat: a piece that "cannot move because
+    /// of an opponent's Knight" and stays where it is does not chase it (Điều 24.15 Hình 39,
+    /// Asian Diagrams 39-41), while one that moves into the horse's leg does (Hình 50).
+    pub by_pinned_piece: bool,
 }
 
 /// Every threat one side makes at once; fixed capacity (at most 10 chasers, 48 pairs) so that
@@ -182,11 +189,28 @@ fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused:
 }
 
 /// Whether removing `color`'s piece on `sq` would expose `color`'s general to an enemy piece not
-/// in `excused`: such a piece is pinned. A pinned attacker does not chase (Điều 24.15 Hình 39,
-/// 24.23); a pinned target that cannot move may not be chased (Điều 23 point 7).
+/// in `excused`: such a piece is pinned. A pinned attacker threatens at most the horse whose leg
+/// it blocks (Điều 24.23, 24.19 Hình 50; see `leg_pinners`); a pinned target that cannot move may
+/// not be chased (Điều 23 point 7).
 fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
     general_attacked(pos, color, pos.general_square(color), occ, excused)
+}
+
+/// The enemy horses, not in `excused`, that pin `color`'s piece on `sq` by its blocking their
+/// leg: those that would attack `color`'s general if the piece were removed. Such a pinned piece
+/// still threatens the horse: a chariot that parries a horse's check by blocking its leg can take
+/// the horse next move, and doing so again and again is a chase (Điều 24.19 Hình 50; Asian
+/// Diagram 50). A piece pinned on a line by a chariot, cannon or the flying general threatens
+/// nothing, not even its pinner: "the movement of the chariot along the line will not constitute
+/// a chase on any opponent's piece" (Điều 24.23; Asian Diagrams 63-66).
+fn leg_pinners(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> Bitboard {
+    let occ = pos.occupied() ^ Bitboard::from_square(sq);
+    let general = pos.general_square(color);
+    let enemy = color.opponent();
+    let horses = pos.pieces_of(enemy, PieceKind::Horse) & !excused;
+    let file_occ = attacks::file_occupancy(occ, general.file());
+    pos.attackers_with(general, occ, file_occ, horses, enemy)
 }
 
 /// Pieces of `defender` that attack `sq` on a board with occupancy `occ` (generals only by
@@ -272,7 +296,8 @@ fn has_legal_move(pos: &Position, color: Color, sq: Square, excused: Bitboard) -
 /// Every threat `chaser` makes in `pos` on a piece that may be chased at all (not the general,
 /// not an uncrossed soldier), whichever side is to move (the cycle judge asks this before and
 /// after each of the chaser's moves), each marked with why repeating it would be forbidden.
-/// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces.
+/// Generals and soldiers never threaten in this sense (Điều 23 point 9), nor do pinned pieces,
+/// except on the horse whose leg they block (marked [`Threat::by_pinned_piece`]).
 ///
 /// A side in check is judged as if the check were resolved: the checking pieces count as
 /// blockers but not as attackers in its legality tests. Otherwise a check would make each of its
@@ -306,9 +331,18 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
             continue;
         };
         let akind = attacker.kind();
-        let hits = capture_targets(akind, chaser, a, occ) & targets_allowed;
-        if hits.is_empty() || is_pinned(pos, chaser, a, chaser_excused) {
+        let mut hits = capture_targets(akind, chaser, a, occ) & targets_allowed;
+        if hits.is_empty() {
             continue;
+        }
+        let pinned = is_pinned(pos, chaser, a, chaser_excused);
+        if pinned {
+            // A piece pinned on a line threatens nothing; one pinned by blocking a horse's leg
+            // threatens that horse (see `leg_pinners`).
+            hits &= leg_pinners(pos, chaser, a, chaser_excused);
+            if hits.is_empty() {
+                continue;
+            }
         }
         for t in hits {
             let Some(target) = pos.piece_at(t) else {
@@ -344,6 +378,7 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
                 attacker: a,
                 target: t,
                 chase,
+                by_pinned_piece: pinned,
             });
         }
     }
@@ -454,11 +489,15 @@ mod tests {
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/4A4/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("e3"), sq("e8"))));
         assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
-        // Điều 24.15 Hình 39: a chariot pinned by a horse (it blocks the horse's leg) does not
-        // chase that horse, though it could take it.
+        // A chariot pinned by a horse (it blocks the horse's leg) threatens that horse, which it
+        // can take: the rook of Điều 24.15 Hình 39 does not chase because it never moves, so no
+        // move of its side creates the threat.
         let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/2nR5/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("d1"), sq("c1"))));
-        assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
+        assert_eq!(
+            forbidden(&pos, Color::Red),
+            [(sq("d1"), sq("c1"), ChaseReason::Unprotected)]
+        );
         // Unpinned (no advisor screen: the cannon cannot check through one piece less), the same
         // chariot threatens the unprotected cannon.
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/9/4K4 w - - 0 1").expect("fen");

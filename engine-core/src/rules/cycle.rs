@@ -148,6 +148,11 @@ pub fn analyze_cycle(
             let Some(reason) = t.chase else {
                 continue;
             };
+            // A pinned piece's threat on the horse pinning it counts only when its own move
+            // made it (see `Threat::by_pinned_piece`).
+            if t.by_pinned_piece && t.attacker != to {
+                continue;
+            }
             // Where the attacker stood before the move (only the moved piece changed square).
             let attacker_before = if t.attacker == to { from } else { t.attacker };
             let earlier = before
