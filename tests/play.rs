@@ -407,20 +407,8 @@ fn terminal_session() {
 }
 
 #[test]
+#[ignore = "needs tmux (apt-get install tmux); .ci/run runs it"]
 fn the_game_in_a_terminal() {
-    if !tmux_present() {
-        eprintln!(
-            "note: tmux is not installed: the terminal test is skipped \
-             (the ignored the_game_in_a_terminal_needs_tmux runs it where tmux is)"
-        );
-        return;
-    }
-    terminal_session();
-}
-
-#[test]
-#[ignore = "needs tmux"]
-fn the_game_in_a_terminal_needs_tmux() {
     assert!(tmux_present(), "tmux is not installed");
     terminal_session();
 }
