@@ -77,6 +77,25 @@ fn analyze_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
+/// The JSON review of the planted-blunder game at [`NODES`] nodes a move, with `extra` options.
+fn review_blunder_game(name: &str, extra: &[&str]) -> Value {
+    let dir = temp_dir(name);
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let mut args = vec![
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let doc = analyze_json(&args);
+    let _ = std::fs::remove_dir_all(&dir);
+    doc
+}
+
 /// The judgement of ply `ply` (from 1) of the first game of an analysis.
 fn judgement(doc: &Value, ply: u64) -> Value {
     doc["games"][0]["moves"]
@@ -707,19 +726,7 @@ fn movetime_is_spent_on_each_position_and_gives_a_depth() {
 
 #[test]
 fn two_threads_review_the_game_the_same_way() {
-    let dir = temp_dir("threads");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--threads",
-        "2",
-        "--format",
-        "json",
-    ]);
+    let doc = review_blunder_game("threads", &["--threads", "2"]);
     let game = &doc["games"][0];
     let moves = game["moves"].as_array().expect("moves");
     assert_eq!(moves.len(), BLUNDER_MOVES.len());
@@ -743,22 +750,11 @@ fn two_threads_review_the_game_the_same_way() {
     assert_eq!(game["red"]["blunders"], 1);
     assert_eq!(game["red"]["moves"], 5);
     assert_eq!(game["black"]["moves"], 5);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn each_sides_average_loss_is_the_mean_of_its_move_losses() {
-    let dir = temp_dir("average-loss");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-    ]);
+    let doc = review_blunder_game("average-loss", &[]);
     let game = &doc["games"][0];
     let moves = game["moves"].as_array().expect("moves");
     for side in ["red", "black"] {
@@ -778,5 +774,4 @@ fn each_sides_average_loss_is_the_mean_of_its_move_losses() {
     }
     // The blunder makes Red's average large: the summary is not a constant.
     assert!(game["red"]["average_loss"].as_i64().expect("average") >= 700 / 5);
-    let _ = std::fs::remove_dir_all(&dir);
 }
