@@ -70,9 +70,13 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        let mut repeated = false;
         match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.request.rules) {
             RuleNode::Open => {}
-            RuleNode::Pending { first } => self.rep_horizon = self.rep_horizon.min(first),
+            RuleNode::Pending { first } => {
+                self.rep_horizon = self.rep_horizon.min(first);
+                repeated = true;
+            }
             RuleNode::Decided(outcome) => {
                 match outcome.depends_on {
                     RuleDependency::Position => {}
@@ -96,12 +100,14 @@ impl Worker<'_> {
         }
 
         // Step 3. Transposition table lookup and cutoff (not in a singular-extension search,
-        // which asks about the node without one move).
+        // which asks about the node without one move, nor at a pending repetition: an entry for
+        // the position was stored where it had not occurred before, and its score may count on
+        // laps that the history here has already used).
         let excluded = self.frames[ply].excluded;
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        if excluded.is_null() {
+        if excluded.is_null() && !repeated {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
                 return s;
             }

@@ -3,18 +3,27 @@
 //! included), so the search and `cotuong judge` classify every move alike.
 //!
 //! The repetition verdict comes from the referee through one function, [`judge_repetition`]
-//! (`judge_cycle_with`, the same judge `cotuong judge` and the match runner use). When it is
-//! decisive depends on where the cycle lies:
-//! - **Inside the tree** (its earlier occurrence is the root or a node below it): judged at the
-//!   *second* occurrence. Both sides chose every move of the cycle in the tree, so repeating is
-//!   never better the second time, and there is no reason to wait for the threshold.
-//! - **Reaching into the game history** (its earlier occurrence was played before the root): the
-//!   offender has not chosen to repeat inside the tree and can still vary, so the verdict counts
-//!   only at the occurrence the rules name ([`RuleOptions::repetition_threshold`], counting the
-//!   game's occurrences too), where the referee would end the game. Before that a cycle the
-//!   referee calls a draw scores as a draw; a cycle with an offender is not an outcome at all: the
-//!   node is searched on, so the offender's choice (vary, or go on to the threshold and lose) is
-//!   found by the search instead of being assumed.
+//! (`judge_cycle_with`, the same judge `cotuong judge` and the match runner use). A repetition
+//! is counted as the game counts it, wherever its earlier occurrences lie (in the game history
+//! or in the search tree, since the last capture):
+//! - **At the threshold occurrence** ([`RuleOptions::repetition_threshold`], default the third):
+//!   the referee's verdict on the cycle it judges, from the first occurrence to now. The referee
+//!   ends the game there, so a rule win or loss found here is as final as a mate.
+//! - **Before it**, when the latest cycle has no offender: a draw score. Not a proof (the game
+//!   goes on), but never decisive either.
+//! - **Before it**, when the latest cycle has an offender: not an outcome. The node is searched
+//!   on, so the offender's choices (vary, or go on to the threshold and lose) are found by the
+//!   search instead of being assumed.
+//!
+//! The search used to judge a cycle inside the tree at its *second* occurrence, on the idea that
+//! repeating is never better the second time. Under xiangqi rules that is false: the offender
+//! may come back by a different cycle, checks in one and a chase in the other. Each cycle alone
+//! loses, but the game judges the whole repetition at its third occurrence, and "one check, one
+//! chase" is a draw (Điều 23 point 2). Judged one cycle at a time the search printed mates in
+//! drawn positions (Fairy-Stockfish issue 635, `tests/false_decisive.rs`). A decisive score now
+//! always comes from a mate or from the referee's verdict at the threshold, where the loser had
+//! every alternative inside the search. The cost is depth: a rule win inside the tree needs two
+//! laps of the cycle instead of one (`docs/rules.md`, "Inside the search", has the measurements).
 //!
 //! Rule losses score like being mated at the same distance ([`mated_in`]), so the search prefers
 //! whichever loss, by mate or by rule, comes later (longest resistance), and a rule win prints as
@@ -61,9 +70,10 @@ pub struct RuleOutcome {
 pub enum RuleNode {
     /// No rule applies: search the node.
     Open,
-    /// A repetition of a game position whose cycle has an offender, below the occurrence at
-    /// which the referee would judge it: search the node, but its score depends on the game
-    /// history from `keys[first]` on (the offender's choice to vary exists only there).
+    /// A repetition (of a game position or of a node above in the tree) whose latest cycle has
+    /// an offender, below the occurrence at which the referee would judge it: search the node,
+    /// without a table cutoff (a stored score was found where the position had not yet
+    /// occurred), and its score depends on the history from `keys[first]` on.
     Pending {
         /// Index of the earlier occurrence in the key list.
         first: usize,
@@ -116,10 +126,10 @@ pub fn rule_outcome(
         });
     }
     let n = keys.len() - 1;
-    let root = n.saturating_sub(ply);
     let span = (pos.no_capture_plies() as usize).min(n);
     let key = keys[n];
-    // Occurrences of the position before this one (most recent first), within the span.
+    // Occurrences of the position before this one (most recent first), within the span, in
+    // the game history and in the tree alike.
     let mut latest = None;
     let mut earliest = 0;
     let mut earlier = 0usize;
@@ -130,13 +140,6 @@ pub fn rule_outcome(
         }
         if back >= MIN_CYCLE_PLIES && keys[n - back] == key {
             let index = n - back;
-            if index >= root {
-                // A cycle inside the tree: decisive at once.
-                return RuleNode::Decided(RuleOutcome {
-                    score: judge_repetition(pos, &moves[index..], ply, rules),
-                    depends_on: RuleDependency::Repetition { first: index },
-                });
-            }
             latest.get_or_insert(index);
             earliest = index;
             earlier += 1;
@@ -146,7 +149,6 @@ pub fn rule_outcome(
     let Some(latest) = latest else {
         return RuleNode::Open;
     };
-    // The cycle reaches into the game history.
     let threshold = rules.repetition_threshold.max(2) as usize;
     if earlier + 1 >= threshold {
         // The occurrence the rules name: the referee's verdict, on the cycle it judges (from the
@@ -198,23 +200,64 @@ mod tests {
     const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
 
     #[test]
-    fn a_cycle_inside_the_tree_is_decisive_at_its_second_occurrence() {
-        // The whole lap is searched (the root is the start): Red's chase loses at once, seen
-        // from Black (to move at the end) as a win 4 plies from the root.
-        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3");
+    fn a_cycle_inside_the_tree_counts_like_one_in_the_game() {
         let rules = RuleOptions::default();
+        // The whole lap is searched (the root is the start): Red chased on every move, but this
+        // is only the second occurrence, and Red may still come back by another cycle. Not an
+        // outcome: search on.
+        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3");
         assert_eq!(
             rule_outcome(&pos, &keys, &moves, 4, &rules),
+            RuleNode::Pending { first: 0 }
+        );
+        // Two laps in the tree: the third occurrence, the referee's verdict on both laps. Red's
+        // chase loses, seen from Black (to move at the end) as a win 8 plies from the root.
+        let two = "c7b9 c3b3 b9c7 b3c3 c7b9 c3b3 b9c7 b3c3";
+        let (pos, keys, moves) = line(CHASE_FEN, two);
+        assert_eq!(
+            rule_outcome(&pos, &keys, &moves, 8, &rules),
             RuleNode::Decided(RuleOutcome {
-                score: mate_in(4),
+                score: mate_in(8),
                 depends_on: RuleDependency::Repetition { first: 0 }
             })
         );
         // From the other side a rule loss scores like being mated at that distance.
-        let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9");
+        let (pos, keys, moves) = line(CHASE_FEN, &format!("{two} c7b9"));
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 4, &rules)),
-            Some(mated_in(4))
+            score(rule_outcome(&pos, &keys, &moves, 8, &rules)),
+            Some(mated_in(8))
+        );
+    }
+
+    /// Fairy-Stockfish issue 635's position with the cannon on c3 (ChessDB issue 15): Black's
+    /// chariot chases the unprotected cannon (g1c1 c3g3 c1g1 g3c3), or checks (g1g0 e0e1 g0g1
+    /// e1e0). Each cycle alone is Black's offence; the two in turn are "one check, one chase".
+    const MIXED_FEN: &str = "3aka3/4n4/9/9/9/9/2C6/9/6r2/3AK4 b - - 0 1";
+
+    #[test]
+    fn a_check_cycle_then_a_chase_cycle_is_a_draw_at_the_third_occurrence() {
+        let rules = RuleOptions::default();
+        let chase = "g1c1 c3g3 c1g1 g3c3";
+        let check = "g1g0 e0e1 g0g1 e1e0";
+        // Either cycle alone, twice: Black loses at the third occurrence.
+        for lap in [chase, check] {
+            let (pos, keys, moves) = line(MIXED_FEN, &format!("{lap} {lap}"));
+            assert_eq!(
+                score(rule_outcome(&pos, &keys, &moves, 8, &rules)),
+                Some(mated_in(8)),
+                "{lap}"
+            );
+        }
+        // One of each: the second occurrence is pending after either, the third a draw.
+        let (pos, keys, moves) = line(MIXED_FEN, check);
+        assert_eq!(
+            rule_outcome(&pos, &keys, &moves, 4, &rules),
+            RuleNode::Pending { first: 0 }
+        );
+        let (pos, keys, moves) = line(MIXED_FEN, &format!("{check} {chase}"));
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 8, &rules)),
+            Some(DRAW)
         );
     }
 
@@ -251,6 +294,10 @@ mod tests {
         let (pos, keys, moves) = line(START_FEN, "b0c2 b9c7 c2b0 c7b9");
         assert_eq!(
             score(rule_outcome(&pos, &keys, &moves, 1, &rules)),
+            Some(DRAW)
+        );
+        assert_eq!(
+            score(rule_outcome(&pos, &keys, &moves, 4, &rules)),
             Some(DRAW)
         );
     }
