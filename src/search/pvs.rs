@@ -71,7 +71,14 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         let mut repeated = false;
-        match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.request.rules) {
+        match rule_outcome(
+            &self.pos,
+            &self.keys,
+            &self.moves,
+            ply,
+            depth,
+            &self.request.rules,
+        ) {
             RuleNode::Open => {}
             RuleNode::Pending { first } => {
                 self.rep_horizon = self.rep_horizon.min(first);
@@ -100,16 +107,18 @@ impl Worker<'_> {
         }
 
         // Step 3. Transposition table lookup and cutoff (not in a singular-extension search,
-        // which asks about the node without one move, nor at a pending repetition: an entry for
-        // the position was stored where it had not occurred before, and its score may count on
-        // laps that the history here has already used).
+        // which asks about the node without one move). At a pending repetition a decisive
+        // stored score takes no cutoff: it was stored where the position had not occurred
+        // before, and may count on laps that the history here has already used.
         let excluded = self.frames[ply].excluded;
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        if excluded.is_null() && !repeated {
+        if excluded.is_null() {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
-                return s;
+                if !(repeated && is_mate(s)) {
+                    return s;
+                }
             }
         }
 
