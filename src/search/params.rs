@@ -108,6 +108,10 @@ tunables! {
 
 /// Shallower iterations use a full aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Remaining depth from which a repetition inside the tree whose cycle has an offender is
+/// searched on to the occurrence the referee judges; below it, it scores as the expected rule
+/// outcome (`search::rules`).
+pub const PENDING_MIN_DEPTH: i32 = 3;
 /// Helper threads open their aspiration windows this many times wider than the main thread:
 /// their iterations fail high or low less often, so they re-search less of what the main
 /// thread searches and fill the table with results the main thread's window would not give.

@@ -70,9 +70,20 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        match rule_outcome(&self.pos, &self.keys, &self.moves, ply, &self.request.rules) {
+        let mut repeated = false;
+        match rule_outcome(
+            &self.pos,
+            &self.keys,
+            &self.moves,
+            ply,
+            depth,
+            &self.request.rules,
+        ) {
             RuleNode::Open => {}
-            RuleNode::Pending { first } => self.rep_horizon = self.rep_horizon.min(first),
+            RuleNode::Pending { first } => {
+                self.rep_horizon = self.rep_horizon.min(first);
+                repeated = true;
+            }
             RuleNode::Decided(outcome) => {
                 match outcome.depends_on {
                     RuleDependency::Position => {}
@@ -96,14 +107,18 @@ impl Worker<'_> {
         }
 
         // Step 3. Transposition table lookup and cutoff (not in a singular-extension search,
-        // which asks about the node without one move).
+        // which asks about the node without one move). At a pending repetition a decisive
+        // stored score takes no cutoff: it was stored where the position had not occurred
+        // before, and may count on laps that the history here has already used.
         let excluded = self.frames[ply].excluded;
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
         if excluded.is_null() {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
-                return s;
+                if !(repeated && is_mate(s)) {
+                    return s;
+                }
             }
         }
 

@@ -12,6 +12,12 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITE: i32 = MATE + 1;
 /// Score of a drawn position (repetition, no-capture rule, insufficient material).
 pub const DRAW: i32 = 0;
+/// A rule win expected but not proven: the loser has repeated a position by a cycle in which it
+/// offends, near the search's horizon, where the search does not follow the repetition to the
+/// occurrence the referee judges (the loser might still come back by a cycle of another kind).
+/// Beyond any evaluation, so the search avoids the offence as it avoids a loss, and outside the
+/// mate band, so it is never reported as a mate.
+pub const EXPECTED_RULE_WIN: i32 = 25_000;
 
 /// The score of being mated `ply` plies from the root.
 #[inline(always)]
@@ -23,6 +29,13 @@ pub const fn mated_in(ply: usize) -> i32 {
 #[inline(always)]
 pub const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
+}
+
+/// The score of an expected (unproven) rule loss `ply` plies from the root: a later one is less
+/// bad, as with mates.
+#[inline(always)]
+pub const fn expected_rule_loss(ply: usize) -> i32 {
+    -EXPECTED_RULE_WIN + ply as i32
 }
 
 /// Whether `score` says a forced mate was found (for either side).

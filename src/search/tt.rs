@@ -32,6 +32,14 @@
 //! - Mate scores (rule wins score as mates) are stored node-relative ([`super::score::to_tt`]), so a
 //!   score read at another ply keeps its distance.
 //!
+//! - **Pending repetitions.** A node that repeats an earlier position (of the game or of the
+//!   path) before the threshold occurrence, in a cycle with an offender, takes no cutoff from a
+//!   decisive stored score: the entry for its key was stored where the position had not occurred
+//!   before, so its score may count on repetition laps that this history has already used (a
+//!   rule win found by repeating one cycle twice, read where the first lap was a different cycle
+//!   and the whole repetition is a draw). Other stored scores cut off as anywhere: they claim
+//!   nothing about the game's end. Its own score depends on the path and is not stored.
+//!
 //! What remains is the classic graph-history interaction of every engine: an entry stored where
 //! a descendant was *not* a repetition may be read where it would be one. The search accepts it;
 //! the verdict at the node itself is always judged before the table is read.

@@ -1,0 +1,195 @@
+//! A decisive score is a proof: the suite of `tests/data/false-decisive.tsv` (positions where
+//! engines printed a mate or a rule win from a repetition that the game does not bear out, from
+//! public bug reports and constructed, and positions with a real forced rule win). Each position
+//! is searched in process over its depth range; every iteration's score is checked against the
+//! row's verdict:
+//! - `draw`, `open`: no decisive score (|score| >= `MATE_BOUND`) at any depth;
+//! - `not-lost:C`: no decisive score against C;
+//! - `win:C`: none against C, and the last depth reports one for C (the reverse check: a real
+//!   forced rule win is still found).
+//!
+//! The file's header describes the columns; each row names its source. In a debug build the
+//! depth ranges of the rows without a win to find are cut to keep the test short.
+
+use cotuong::game::Game;
+use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, MATE_BOUND};
+use engine_core::rules::{RuleOptions, RuleSet};
+use engine_core::{move_text, Color, Move, RankBase};
+
+const DATA: &str = include_str!("data/false-decisive.tsv");
+
+/// The deepest depth searched in a debug build for rows without a win to find.
+const DEBUG_MAX_DEPTH: i32 = 7;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// No decisive score either way.
+    NoDecision,
+    /// No decisive score against this side.
+    NotLost(Color),
+    /// A forced win for this side within the depths.
+    Win(Color),
+}
+
+struct Row {
+    id: String,
+    fen: String,
+    moves: Vec<String>,
+    rules: RuleOptions,
+    verdict: Verdict,
+    depths: (i32, i32),
+    source: String,
+}
+
+fn color(text: &str) -> Color {
+    match text {
+        "red" => Color::Red,
+        "black" => Color::Black,
+        other => panic!("unknown side {other}"),
+    }
+}
+
+fn rows() -> Vec<Row> {
+    DATA.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 8, "8 tab-separated columns: {l}");
+            let verdict = match f[4].split_once(':') {
+                None if f[4] == "draw" || f[4] == "open" => Verdict::NoDecision,
+                Some(("not-lost", c)) => Verdict::NotLost(color(c)),
+                Some(("win", c)) => Verdict::Win(color(c)),
+                _ => panic!("unknown verdict {}", f[4]),
+            };
+            let rule_set = match f[3] {
+                "law" => RuleSet::Vietnamese,
+                "asian" => RuleSet::Asian,
+                other => panic!("unknown rules {other}"),
+            };
+            let (lo, hi) = f[5].split_once('-').expect("a depth range lo-hi");
+            Row {
+                id: f[0].to_string(),
+                fen: f[1].to_string(),
+                moves: if f[2] == "-" {
+                    Vec::new()
+                } else {
+                    f[2].split_whitespace().map(str::to_string).collect()
+                },
+                rules: RuleOptions::for_rule_set(rule_set),
+                verdict,
+                depths: (lo.parse().expect("depth"), hi.parse().expect("depth")),
+                source: f[6].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// One reported iteration: depth, score (side to move's view), bound, principal variation.
+type Reported = (i32, i32, ScoreBound, Vec<Move>);
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|&m| move_text(m, RankBase::Zero))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether a reported score claims a win (`Some(true)`) or a loss (`Some(false)`) for the side
+/// to move: a decisive score, unless its bound points away from the decision.
+fn claim(score: i32, bound: ScoreBound) -> Option<bool> {
+    if score >= MATE_BOUND && bound != ScoreBound::Upper {
+        Some(true)
+    } else if score <= -MATE_BOUND && bound != ScoreBound::Lower {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn the_suite_has_twenty_sourced_positions_with_legal_histories() {
+    let rows = rows();
+    assert!(rows.len() >= 20, "{} rows", rows.len());
+    for row in &rows {
+        assert!(
+            row.source == "constructed" || row.source.starts_with("https://"),
+            "{}: source {}",
+            row.id,
+            row.source
+        );
+        Game::from_text(Some(&row.fen), &row.moves, RankBase::Zero)
+            .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+    }
+}
+
+#[test]
+fn no_decisive_score_that_the_game_denies_and_real_rule_wins_are_found() {
+    let mut failures = Vec::new();
+    for row in rows() {
+        let game = Game::from_text(Some(&row.fen), &row.moves, RankBase::Zero)
+            .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+        let us = game.position().side_to_move();
+        let (lo, mut hi) = row.depths;
+        if cfg!(debug_assertions) && !matches!(row.verdict, Verdict::Win(_)) {
+            hi = hi.min(DEBUG_MAX_DEPTH);
+        }
+        let mut searcher = Searcher::new(16, 1).expect("a searcher");
+        let request = SearchRequest {
+            depth: Some(hi),
+            rules: row.rules.clone(),
+            ..SearchRequest::default()
+        };
+        let mut reported: Vec<Reported> = Vec::new();
+        searcher
+            .search(&game, &request, &mut |info| {
+                if let Info::Iteration {
+                    depth,
+                    multipv: 1,
+                    score,
+                    bound,
+                    pv,
+                    ..
+                } = info
+                {
+                    reported.push((*depth, *score, *bound, pv.clone()));
+                }
+            })
+            .expect("a legal move");
+        for (depth, score, bound, pv) in reported.iter().filter(|r| r.0 >= lo) {
+            // The side the score says wins, if it is decisive.
+            let Some(we_win) = claim(*score, *bound) else {
+                continue;
+            };
+            let winner = if we_win { us } else { us.opponent() };
+            let denied = match row.verdict {
+                Verdict::NoDecision => true,
+                Verdict::NotLost(c) | Verdict::Win(c) => winner != c,
+            };
+            if denied {
+                failures.push(format!(
+                    "{}: depth {depth}: decisive score {score} ({bound:?}) for {} denied by the \
+                     verdict, pv {}",
+                    row.id,
+                    winner.name(),
+                    pv_text(pv)
+                ));
+            }
+        }
+        if let Verdict::Win(c) = row.verdict {
+            let last = reported.iter().rev().find(|r| r.2 == ScoreBound::Exact);
+            let found = last.is_some_and(|(_, score, bound, _)| {
+                claim(*score, *bound)
+                    .is_some_and(|we_win| (if we_win { us } else { us.opponent() }) == c)
+            });
+            if !found {
+                failures.push(format!(
+                    "{}: the forced win for {} is not found at depth {hi}: {:?}",
+                    row.id,
+                    c.name(),
+                    last.map(|(d, s, _, pv)| format!("depth {d} score {s} pv {}", pv_text(pv)))
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
