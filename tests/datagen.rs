@@ -325,3 +325,48 @@ fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
     assert!(!dir.join("n.xqg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The number in `text` just before `marker` (e.g. "55" of "55% kept").
+fn number_before(text: &str, marker: &str) -> f64 {
+    let end = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("no '{marker}' in {text}"));
+    let start = text[..end]
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(0, |i| i + 1);
+    text[start..end].parse().expect("a number")
+}
+
+#[test]
+fn the_summary_gives_positions_per_core_and_the_share_the_trainer_keeps() {
+    let dir = temp_dir("kept");
+    let out = dir.join("games.xqg");
+    let run = run_datagen(&datagen_args(&out, GAMES, SEED, &["--threads", "2"]));
+    assert!(run.status.success(), "{}", stderr(&run));
+    let summary = stderr(&run);
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("datagen: "))
+        .expect("a summary line");
+    let per_second = number_before(line, "/s, ");
+    let per_core = number_before(line, "/s per core");
+    assert!((per_core - per_second / 2.0).abs() <= 1.0, "{line}");
+    // The trainer's own count of the positions its default filters keep, on the same file.
+    let net = dir.join("net.nnue");
+    let train = cli::run(
+        "train",
+        &[path_text(&out), "-o", path_text(&net), "--epochs", "1"],
+    );
+    assert!(train.status.success(), "{}", stderr(&train));
+    let report = format!("{}{}", cli::stdout(&train), stderr(&train));
+    let trained = report
+        .lines()
+        .find(|l| l.contains(" kept "))
+        .expect("the trainer's kept line");
+    let share = number_before(trained, "%)");
+    assert!(share > 0.0 && share < 100.0, "{trained}");
+    // Datagen rounds to a whole per cent, the trainer to a tenth.
+    let kept = number_before(line, "% kept");
+    assert!((kept - share).abs() <= 0.55, "{line}\n{trained}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

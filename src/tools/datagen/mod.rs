@@ -27,6 +27,7 @@ use engine_core::Position;
 use engine_core::SplitMix64;
 use game::{play_game, GameConfig, PlayedGame};
 use indicatif::ProgressBar;
+use nnue_train::data::{Filters, Ply, PlyPosition, Score};
 use output::{OrderedWriter, RunSettings};
 use player::SearchPlayer;
 use std::collections::BTreeMap;
@@ -122,6 +123,10 @@ pub struct DatagenArgs {
 struct Tally {
     games: u64,
     positions: u64,
+    /// Positions the trainer's default filters keep (`nnue_train::data::Filters::default`).
+    kept: u64,
+    /// Games played at once (one per core), for the rate per core.
+    threads: usize,
     red_wins: u64,
     draws: u64,
     black_wins: u64,
@@ -132,6 +137,7 @@ impl Tally {
     fn add(&mut self, game: &PlayedGame) {
         self.games += 1;
         self.positions += game.plies.len() as u64;
+        self.kept += kept_positions(game);
         match game.result {
             GameResult::RedWins => self.red_wins += 1,
             GameResult::Draw => self.draws += 1,
@@ -139,6 +145,33 @@ impl Tally {
         }
         *self.terminations.entry(game.termination.id()).or_default() += 1;
     }
+}
+
+/// How many positions of `game` the trainer's default filters keep: the useful part of the
+/// positions datagen pays for.
+fn kept_positions(game: &PlayedGame) -> u64 {
+    let filters = Filters::default();
+    let mut position = game.start.clone();
+    let mut kept = 0;
+    for (index, played) in game.plies.iter().enumerate() {
+        let ply = Ply {
+            mv: played.mv,
+            score: Score::from_search(played.score),
+        };
+        let next = {
+            let mut p = position.clone();
+            p.make_move(ply.mv);
+            p
+        };
+        let candidate = PlyPosition {
+            index,
+            position,
+            ply,
+        };
+        kept += u64::from(filters.check(&candidate).is_ok());
+        position = next;
+    }
+    kept
 }
 
 /// Runs `cotuong datagen`; an error message for bad arguments or I/O failures.
@@ -183,7 +216,10 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let first_game = args.first_game;
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, PlayedGame)>();
     let started = Instant::now();
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        threads,
+        ..Tally::default()
+    };
     let spawn_error = std::thread::scope(|scope| -> Option<String> {
         for t in 0..threads {
             let (tx, next, config, evaluator) =
@@ -328,15 +364,26 @@ fn progress_bar(quiet: bool, games: u64) -> ProgressBar {
 }
 
 fn progress_message(t: &Tally, started: Instant) -> String {
-    let secs = started.elapsed().as_secs_f64().max(1e-3);
     format!(
-        "{} positions ({:.0}/s), Red-draw-Black {}-{}-{}",
+        "{} positions ({}), Red-draw-Black {}-{}-{}",
         t.positions,
-        t.positions as f64 / secs,
+        t.rates(started),
         t.red_wins,
         t.draws,
         t.black_wins
     )
+}
+
+impl Tally {
+    /// Positions per second, per core, and the share the trainer keeps: what a position costs.
+    fn rates(&self, started: Instant) -> String {
+        let per_second = self.positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        let kept = 100.0 * self.kept as f64 / self.positions.max(1) as f64;
+        format!(
+            "{per_second:.0}/s, {:.0}/s per core, {kept:.0}% kept",
+            per_second / self.threads.max(1) as f64
+        )
+    }
 }
 
 fn print_summary(
@@ -350,9 +397,9 @@ fn print_summary(
 ) {
     let secs = started.elapsed().as_secs_f64().max(1e-3);
     eprintln!(
-        "datagen: {new_games} games, {} positions in {secs:.1} s ({:.0} positions/s, {:.2} games/s)",
+        "datagen: {new_games} games, {} positions in {secs:.1} s ({}; {:.2} games/s)",
         t.positions,
-        t.positions as f64 / secs,
+        t.rates(started),
         t.games as f64 / secs
     );
     if t.games > 0 {
