@@ -158,18 +158,13 @@ fn kept_positions(game: &PlayedGame) -> u64 {
             mv: played.mv,
             score: Score::from_search(played.score),
         };
-        let next = {
-            let mut p = position.clone();
-            p.make_move(ply.mv);
-            p
-        };
         let candidate = PlyPosition {
             index,
-            position,
+            position: position.clone(),
             ply,
         };
         kept += u64::from(filters.check(&candidate).is_ok());
-        position = next;
+        position.make_move(ply.mv);
     }
     kept
 }
