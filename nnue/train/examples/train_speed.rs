@@ -60,7 +60,8 @@ fn main() {
             rates.sort_by(f64::total_cmp);
             let shown: Vec<String> = rates.iter().map(|r| format!("{:.0}k", r / 1e3)).collect();
             println!(
-                "1260->{hidden} SCReLU, {threads} thread(s): median {:.0}k positions/s (passes: {})",
+                "{}->{hidden} SCReLU, {threads} thread(s): median {:.0}k positions/s (passes: {})",
+                net.layout().inputs,
                 rates[rates.len() / 2] / 1e3,
                 shown.join(" ")
             );

@@ -8,8 +8,8 @@ use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
 use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
 use nnue_train::train::{
-    fit_k, gradient, load, quantise, run, Activation, Args, Checkpoint, LoadOptions, Network,
-    ParamGroup, Target, TrainError,
+    fit_k, game_key, gradient, holdout, load, quantise, run, scan, stream_chunks, Activation, Args,
+    Checkpoint, LoadOptions, Network, ParamGroup, Target, TrainError,
 };
 use std::path::{Path, PathBuf};
 
@@ -287,13 +287,13 @@ fn loss_falls_on_material_labels() {
 
     // The loss of always predicting one half, on the same validation positions.
     let load_mirrored = |mirror: bool| {
-        let options = LoadOptions {
-            filters: a.filters(),
-            buckets: a.output_buckets(),
-            validation: a.validation,
-            seed: a.seed,
+        let options = LoadOptions::new(
+            a.filters(),
+            a.output_buckets(),
+            a.validation,
+            a.seed,
             mirror,
-        };
+        );
         load(&a.data, &options, &|_| {}).unwrap()
     };
     let loaded = load_mirrored(false);
@@ -411,6 +411,39 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     assert_eq!(a.output_weights, b.output_weights);
     assert_eq!(a.output_biases, b.output_biases);
     assert_eq!(a.header.eval_scale, b.header.eval_scale);
+
+    // Streaming, in chunks smaller than the data (5 chunks of 1024 positions an epoch): cut
+    // after epoch 1 and resumed, it ends on the bytes of the uninterrupted streamed run.
+    let chunked = [&step[..], &["--stream", "--chunk", "1024"]].concat();
+    let streamed = dir.path("streamed.nnue");
+    let straight_stream = run(&small_run_args(&data, &streamed, &chunked)).unwrap();
+    assert!(straight_stream.train_positions > 4 * 1024);
+    let stream_halves = dir.path("stream-halves.nnue");
+    let mut first = small_run_args(&data, &stream_halves, &chunked);
+    first.epochs = 1;
+    run(&first).unwrap();
+    let mut second = small_run_args(&data, &stream_halves, &chunked);
+    second.resume = Some(second.checkpoint_path());
+    let resumed = run(&second).unwrap();
+    assert_eq!(resumed.epochs.len(), 3);
+    assert_eq!(weights_hash(&streamed), weights_hash(&stream_halves));
+    assert_eq!(
+        resumed.epochs.last().unwrap().validation_loss,
+        straight_stream.epochs.last().unwrap().validation_loss
+    );
+    // Smaller chunks shuffle less widely: another run than the in-memory one.
+    assert_ne!(weights_hash(&streamed), weights_hash(&straight));
+
+    // An in-memory checkpoint resumed by streaming in one chunk ends as the in-memory run.
+    let mixed = dir.path("mixed.nnue");
+    let mut first = small_run_args(&data, &mixed, &step);
+    first.epochs = 2;
+    run(&first).unwrap();
+    let whole = [&step[..], &["--stream", "--chunk", "100000000"]].concat();
+    let mut second = small_run_args(&data, &mixed, &whole);
+    second.resume = Some(second.checkpoint_path());
+    run(&second).unwrap();
+    assert_eq!(weights_hash(&mixed), weights_hash(&straight));
 
     // A checkpoint only resumes the same architecture and data.
     let mut wrong = small_run_args(&data, &halves, &["--hidden", "64"]);
@@ -645,4 +678,214 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
             sum / count as f64
         );
     }
+}
+
+/// Writes `games` to `path`, gzip-compressed.
+fn write_gzip(path: &Path, games: &[Game]) {
+    use std::io::Write;
+    let mut bytes = Vec::new();
+    for g in games {
+        g.encode_into(&mut bytes);
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    std::fs::write(path, gz.finish().unwrap()).unwrap();
+}
+
+#[test]
+fn streaming_yields_the_positions_of_the_in_memory_loader() {
+    let dir = TempDir::new("stream-load");
+    let plain = dir.path("a.xqg");
+    write_games(&plain, 0..25, 180);
+    let compressed = dir.path("b.xqg.gz");
+    let games: Vec<Game> = (100..120)
+        .map(|s| synthetic_games::random_game(s, 220))
+        .collect();
+    write_gzip(&compressed, &games);
+    let paths = vec![plain, compressed];
+    for (validation, mirror) in [(0.0, false), (0.2, true), (0.3, false)] {
+        let options = LoadOptions::new(
+            Filters::default(),
+            OutputBuckets::PieceCount(3),
+            validation,
+            5,
+            mirror,
+        );
+        let memory = load(&paths, &options, &|_| {}).unwrap();
+        let scanned = scan(&paths, &options, &|_| {}).unwrap();
+        // The same files, split, counts and validation positions.
+        assert_eq!(scanned.data.files, memory.files);
+        assert_eq!(scanned.data.validation, memory.validation);
+        assert!(scanned.data.train.is_empty());
+        assert_eq!(scanned.train_positions as usize, memory.train.len());
+        assert_eq!(scanned.scores.positions() as usize, memory.train.len());
+        assert_eq!(
+            fit_k(scanned.scores.samples()),
+            fit_k(memory.train.iter().map(|p| (p.score(), p.result())))
+        );
+        if validation > 0.0 {
+            assert!(memory.validation_games() > 0 && !memory.validation.is_empty());
+        }
+        // Chunk by chunk, in the same order: one chunk holding everything, chunks that cut
+        // games and mirror pairs, and single positions.
+        for chunk in [usize::MAX / 2, memory.train.len(), 1000, 37, 1] {
+            let mut chunks = Vec::new();
+            stream_chunks(&scanned.data.files, &options, chunk, |c| {
+                chunks.push(c);
+                true
+            })
+            .unwrap();
+            assert!(chunks.iter().all(|c| c.len() <= chunk && !c.is_empty()));
+            assert!(chunks[..chunks.len() - 1].iter().all(|c| c.len() == chunk));
+            let joined: Vec<PackedPosition> = chunks.concat();
+            assert_eq!(joined, memory.train, "chunk {chunk}");
+        }
+        // Stopping early reads no further.
+        let mut taken = 0;
+        stream_chunks(&scanned.data.files, &options, 10, |_| {
+            taken += 1;
+            taken < 3
+        })
+        .unwrap();
+        assert_eq!(taken, 3);
+    }
+    // A file that changed between the passes is refused.
+    let options = LoadOptions::new(Filters::default(), OutputBuckets::Single, 0.0, 1, true);
+    let scanned = scan(&paths, &options, &|_| {}).unwrap();
+    write_games(&paths[0], 0..24, 180);
+    assert!(matches!(
+        stream_chunks(&scanned.data.files, &options, 1000, |_| true),
+        Err(TrainError::Read { .. })
+    ));
+}
+
+#[test]
+fn a_streamed_run_in_one_chunk_is_the_in_memory_run() {
+    let dir = TempDir::new("stream-run");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..30, 200);
+    let memory = dir.path("memory.nnue");
+    let streamed = dir.path("streamed.nnue");
+    let a = run(&small_run_args(&data, &memory, &["--validation", "0.2"])).unwrap();
+    let b = run(&small_run_args(
+        &data,
+        &streamed,
+        &["--validation", "0.2", "--stream", "--chunk", "1000000"],
+    ))
+    .unwrap();
+    assert_eq!(
+        (a.train_positions, a.validation_positions, a.eval_scale),
+        (b.train_positions, b.validation_positions, b.eval_scale)
+    );
+    assert_eq!(a.k_fit, b.k_fit);
+    assert_eq!(losses(&a), losses(&b));
+    let (na, nb) = (
+        NetFile::parse(&std::fs::read(&memory).unwrap()).unwrap(),
+        NetFile::parse(&std::fs::read(&streamed).unwrap()).unwrap(),
+    );
+    assert_eq!(na.weights_hash(), nb.weights_hash());
+    assert!(nb.header.description.contains(" --stream"));
+
+    // Streamed in small chunks, the result does not depend on the thread count either.
+    let mut bytes = Vec::new();
+    for threads in ["1", "2"] {
+        let r = run(&small_run_args(
+            &data,
+            &streamed,
+            &["--stream", "--chunk", "700", "--threads", threads],
+        ))
+        .unwrap();
+        assert!(r.epochs.iter().all(|e| e.train_loss.is_finite()));
+        bytes.push(std::fs::read(&streamed).unwrap());
+    }
+    assert!(bytes[0] == bytes[1], "the same bytes with 1 and 2 threads");
+}
+
+/// The weights hash of a net file (its description names the run, so bytes differ between
+/// runs that differ only in paths or options such as --stream).
+fn weights_hash(path: &Path) -> u64 {
+    NetFile::parse(&std::fs::read(path).unwrap())
+        .unwrap()
+        .weights_hash()
+}
+
+fn losses(r: &nnue_train::train::TrainReport) -> Vec<(f64, Option<f64>)> {
+    r.epochs
+        .iter()
+        .map(|e| (e.train_loss, e.validation_loss))
+        .collect()
+}
+
+#[test]
+fn a_validation_file_is_held_out_and_never_trained_on() {
+    let dir = TempDir::new("validation-file");
+    let data = dir.path("games.xqg");
+    let games = write_games(&data, 0..40, 200);
+    // The last 10 games, cut by the tool; the data file still holds them.
+    let validation = dir.path("validation.xqg.gz");
+    let rest = dir.path("rest.xqg");
+    let h = holdout(&data, 10, &validation, Some(&rest)).unwrap();
+    assert_eq!((h.games, h.validation_games), (40, 10));
+    let mut rest_bytes = Vec::new();
+    for g in &games[..30] {
+        g.encode_into(&mut rest_bytes);
+    }
+    assert_eq!(std::fs::read(&rest).unwrap(), rest_bytes);
+    let read_back = nnue_train::train::read_data_file(&validation).unwrap();
+    let held: Vec<Game> = nnue_train::data::GameReader::new(&read_back[..])
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(held, games[30..]);
+    assert_eq!(h.validation_bytes, read_back.len() as u64);
+    // More games asked for than there are: all of them.
+    let all = dir.path("all.xqg");
+    assert_eq!(holdout(&data, 99, &all, None).unwrap().validation_games, 40);
+
+    let out = dir.path("net.nnue");
+    let with_file = |extra: &[&str]| {
+        let mut words = vec!["--validation-file", validation.to_str().unwrap()];
+        words.extend_from_slice(extra);
+        run(&small_run_args(&data, &out, &words)).unwrap()
+    };
+    let report = with_file(&[]);
+    let filters = small_run_args(&data, &out, &[]).filters();
+    let buckets = OutputBuckets::PieceCount(2);
+    assert_eq!(report.validation_games, 10);
+    assert_eq!(report.excluded_games, 10);
+    assert_eq!(
+        report.games, 50,
+        "40 data games and 10 validation games read"
+    );
+    assert_eq!(
+        report.validation_positions,
+        packed_positions(&games[30..], buckets, &filters).len()
+    );
+    assert_eq!(
+        report.train_positions,
+        2 * packed_positions(&games[..30], buckets, &filters).len()
+    );
+    let net = std::fs::read(&out).unwrap();
+    let description = NetFile::parse(&net).unwrap().header.description;
+    assert!(description.contains("--validation-file "), "{description}");
+    assert!(description.contains("\nvalidation "), "{description}");
+    assert!(!description.contains("--validation 0"), "{description}");
+
+    // Training on the rest alone is the same run: the held-out games were left out.
+    let mut on_rest = small_run_args(&rest, &out, &[]);
+    on_rest.validation_file = vec![validation.clone()];
+    let r = run(&on_rest).unwrap();
+    assert_eq!(r.excluded_games, 0);
+    assert_eq!(losses(&r), losses(&report));
+    assert_eq!(
+        weights_hash(&out),
+        NetFile::parse(&net).unwrap().weights_hash()
+    );
+
+    // Streaming uses the same validation positions.
+    let streamed = with_file(&["--stream", "--chunk", "1000000"]);
+    assert_eq!(losses(&streamed), losses(&report));
+
+    // The held-out games' keys are the validation file's.
+    let keys: std::collections::HashSet<u64> = games[30..].iter().map(game_key).collect();
+    assert_eq!(keys.len(), 10);
 }

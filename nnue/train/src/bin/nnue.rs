@@ -3,7 +3,9 @@
 //! - `nnue train FILE... [options]`: train a net (see `nnue train --help`);
 //! - `nnue dump FILE`: print every position as `FEN | score | result` (Red's point of view);
 //! - `nnue synth --games N --seed S -o FILE`: write random-move games scored by material (for
-//!   tests and speed measurements; no engine needed).
+//!   tests and speed measurements; no engine needed);
+//! - `nnue holdout FILE --games N -o VALIDATION [--rest REST]`: cut the last N games of a data
+//!   file into a fixed validation file for `train --validation-file`.
 
 use clap::{Parser, Subcommand};
 use nnue_train::data::{dump, synthetic_games, DumpError, Filters};
@@ -29,6 +31,22 @@ enum Command {
         /// Print only the positions the default training filters keep.
         #[arg(long)]
         filtered: bool,
+    },
+    /// Write the last games of a data file to a validation file for `train --validation-file`
+    /// (and optionally the others to a second file). Outputs ending in `.gz` are compressed.
+    Holdout {
+        /// A game-record file (plain or gzip).
+        file: PathBuf,
+        /// Number of games to hold out, from the end of the file.
+        #[arg(long)]
+        games: u64,
+        /// The validation file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Also write the games not held out here (not needed for training: a run leaves the
+        /// validation file's games out of its data files by itself).
+        #[arg(long)]
+        rest: Option<PathBuf>,
     },
     /// Write synthetic games (random legal moves, material scores).
     Synth {
@@ -59,6 +77,22 @@ fn main() -> ExitCode {
             max_plies,
             output,
         } => synth(games, seed, max_plies, &output),
+        Command::Holdout {
+            file,
+            games,
+            output,
+            rest,
+        } => nnue_train::train::holdout(&file, games, &output, rest.as_deref())
+            .map(|h| {
+                eprintln!(
+                    "wrote the last {} of {} games ({} bytes of records) to {}",
+                    h.validation_games,
+                    h.games,
+                    h.validation_bytes,
+                    output.display()
+                )
+            })
+            .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -133,7 +133,8 @@ impl PackedPosition {
             // fallback only keeps this function total.
             let g_stm = generals[stm.index()].unwrap_or(sq);
             let g_other = generals[other.index()].unwrap_or(sq);
-            // Indices are below the feature set's input count (1260), so they fit a u16.
+            // Indices are below the feature set's input count (1260 for piece-square, 7560 for
+            // six king buckets of it), so they fit a u16.
             a.push(set.index(stm, g_stm, piece, sq) as u16);
             b.push(set.index(other, g_other, piece, sq) as u16);
         }

@@ -2,7 +2,7 @@
 
 use super::network::Activation;
 use crate::data::Filters;
-use nnue::features::OutputBuckets;
+use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{HIDDEN_MULTIPLE, MAX_HIDDEN};
 use std::path::{Path, PathBuf};
 
@@ -68,6 +68,36 @@ fn parse_positive_f32(text: &str) -> Result<f32, String> {
     )
 }
 
+/// The option value of a feature set: the first word of its name (`piece-square`).
+pub fn feature_set_option(set: FeatureSet) -> &'static str {
+    let name = set.name();
+    name.split(' ').next().unwrap_or(name)
+}
+
+/// A feature set by its option value or its file id.
+fn parse_features(text: &str) -> Result<FeatureSet, String> {
+    FeatureSet::ALL
+        .into_iter()
+        .find(|&f| feature_set_option(f) == text || f.id().to_string() == text)
+        .ok_or_else(|| {
+            let known: Vec<&str> = FeatureSet::ALL
+                .into_iter()
+                .map(feature_set_option)
+                .collect();
+            format!(
+                "unknown feature set '{text}' (this build has: {})",
+                known.join(", ")
+            )
+        })
+}
+
+/// Default `--chunk`: 2^22 positions, 128 MiB of packed positions per chunk.
+pub const DEFAULT_CHUNK: usize = 1 << 22;
+
+fn parse_chunk(text: &str) -> Result<usize, String> {
+    parse_checked(text, |&c: &usize| c > 0, "a positive number of positions")
+}
+
 fn parse_k(text: &str) -> Result<f64, String> {
     parse_checked(
         text,
@@ -86,6 +116,11 @@ pub struct Args {
     /// Where to write the net (a temporary file is renamed into place).
     #[arg(short, long, default_value = "net.nnue")]
     pub output: PathBuf,
+
+    /// Input feature set (its input count sizes the first layer; stored in the net file). This
+    /// build has one: piece-square (1260 inputs).
+    #[arg(long, default_value = "piece-square", value_parser = parse_features)]
+    pub features: FeatureSet,
 
     /// Hidden units per perspective (a multiple of 32).
     #[arg(long, default_value_t = 256, value_parser = parse_hidden)]
@@ -145,9 +180,29 @@ pub struct Args {
     #[arg(long, value_parser = parse_k)]
     pub k: Option<f64>,
 
-    /// Fraction of games (not positions) held out for validation.
+    /// Fraction of games (not positions) of the data files held out for validation, chosen by a
+    /// hash of each game and the seed (ignored with --validation-file).
     #[arg(long, default_value_t = 0.02, value_parser = parse_fraction)]
     pub validation: f64,
+
+    /// Validate on the games of this game-record file instead of a fraction of the data
+    /// (repeatable). They are never trained on: a data file's games that are also in a
+    /// validation file are left out of training. Keeps validation losses comparable between
+    /// nets trained on different data (`nnue holdout` cuts such a file).
+    #[arg(long, value_name = "FILE", conflicts_with = "validation")]
+    pub validation_file: Vec<PathBuf>,
+
+    /// Do not load the training positions into memory: read the data files again at every
+    /// epoch, in chunks of --chunk positions, each shuffled on its own. For data larger than
+    /// memory; the validation positions are still held in memory.
+    #[arg(long)]
+    pub stream: bool,
+
+    /// Training positions per shuffled chunk with --stream (rounded up to a multiple of
+    /// --batch-size; two chunks are in memory at a time, 32 bytes a position). Part of the
+    /// recipe: a chunk holding all positions gives the in-memory run exactly.
+    #[arg(long, default_value_t = DEFAULT_CHUNK, value_parser = parse_chunk)]
+    pub chunk: usize,
 
     /// Seed of the validation split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -239,6 +294,22 @@ impl Args {
         }
     }
 
+    /// The fraction of the data files' games held out: none when validation files are given.
+    pub fn validation_fraction(&self) -> f64 {
+        if self.validation_file.is_empty() {
+            self.validation
+        } else {
+            0.0
+        }
+    }
+
+    /// The chunk size of streaming: `--chunk` rounded up to a multiple of the batch size, so
+    /// that no batch spans two chunks (only an epoch's last batch is short, as in memory).
+    pub fn chunk_positions(&self) -> usize {
+        let batch = (self.batch_size as usize).max(1);
+        self.chunk.max(1).div_ceil(batch) * batch
+    }
+
     /// The output bucket scheme.
     pub fn output_buckets(&self) -> OutputBuckets {
         match self.buckets {
@@ -273,6 +344,7 @@ impl Args {
         let mut opt = |name: &str, value: String| words.push(format!("--{name} {value}"));
         opt("output", quote(&self.output));
         opt("hidden", self.hidden.to_string());
+        opt("features", feature_set_option(self.features).to_string());
         opt("activation", self.activation.name().to_string());
         opt("buckets", self.buckets.to_string());
         opt("epochs", self.epochs.to_string());
@@ -288,7 +360,15 @@ impl Args {
         if let Some(k) = self.k {
             opt("k", k.to_string());
         }
-        opt("validation", self.validation.to_string());
+        if self.validation_file.is_empty() {
+            opt("validation", self.validation.to_string());
+        }
+        for f in &self.validation_file {
+            opt("validation-file", quote(f));
+        }
+        if self.stream {
+            opt("chunk", self.chunk.to_string());
+        }
         opt("seed", self.seed.to_string());
         opt("shards", self.shards.to_string());
         opt("save-every", self.save_every.to_string());
@@ -300,6 +380,7 @@ impl Args {
             ("keep-captures", self.keep_captures),
             ("keep-decided", self.keep_decided),
             ("no-mirror", !self.mirror),
+            ("stream", self.stream),
         ] {
             if on {
                 words.push(format!("--{flag}"));
@@ -363,5 +444,39 @@ mod tests {
         assert!(Args::parse_from(["d", "--validation", "1"]).is_err());
         assert!(Args::parse_from(["d", "--k", "0"]).is_err());
         assert!(Args::parse_from(Vec::<String>::new()).is_err());
+        assert!(Args::parse_from(["d", "--features", "king-bucket"]).is_err());
+        assert!(Args::parse_from(["d", "--chunk", "0"]).is_err());
+        // A fixed validation file replaces the fraction; both at once are refused.
+        assert!(Args::parse_from(["d", "--validation", "0.1", "--validation-file", "v"]).is_err());
+    }
+
+    #[test]
+    fn features_streaming_and_validation_files() {
+        let a = Args::parse_from(["d"]).unwrap();
+        assert_eq!(a.features, FeatureSet::PieceSquare);
+        assert!(a.command_line().contains(" --features piece-square "));
+        assert!(!a.stream && !a.command_line().contains("--stream"));
+        assert_eq!(a.validation_fraction(), 0.02);
+        let by_id = Args::parse_from(["d", "--features", "1"]).unwrap();
+        assert_eq!(by_id.features, FeatureSet::PieceSquare);
+        let s = Args::parse_from([
+            "d",
+            "--stream",
+            "--chunk",
+            "1000",
+            "--batch-size",
+            "256",
+            "--validation-file",
+            "v1.xqg",
+            "--validation-file",
+            "v2.xqg",
+        ])
+        .unwrap();
+        assert_eq!(s.chunk_positions(), 1024);
+        assert_eq!(s.validation_fraction(), 0.0);
+        let line = s.command_line();
+        assert!(line.contains(" --validation-file v1.xqg --validation-file v2.xqg "));
+        assert!(line.contains(" --chunk 1000 ") && line.contains(" --stream "));
+        assert!(!line.contains("--validation 0"));
     }
 }

@@ -6,6 +6,7 @@
 //! | magic `CTTRAINC` | 8 bytes |
 //! | version | `u32` |
 //! | inputs, hidden, buckets, bucket scheme id, activation (0 SCReLU, 1 CReLU) | 5 × `u32` |
+//! | feature set id (as in net files; version 3 on, version 2 means piece-square) | `u32` |
 //! | epochs done, output quantisation QB | 2 × `u32` |
 //! | optimiser steps | `u64` |
 //! | K used, K fitted (NaN if given) | 2 × `f64` |
@@ -16,13 +17,15 @@
 
 use super::network::{Activation, Network};
 use super::optimizer::AdamW;
-use nnue::features::OutputBuckets;
+use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::fnv1a64;
 
 /// The first eight bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CTTRAINC";
 /// The checkpoint version this build reads and writes.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/// The previous version, still read: no feature set id, piece-square.
+const VERSION_2: u32 = 2;
 
 /// Everything needed to continue a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +69,7 @@ impl Checkpoint {
             layout.buckets as u32,
             self.net.buckets().id(),
             activation_id(self.net.activation()),
+            self.net.features().id(),
             self.epochs_done,
             self.qb as u32,
         ] {
@@ -105,9 +109,9 @@ impl Checkpoint {
             pos: MAGIC.len(),
         };
         let version = r.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_2 {
             return Err(format!(
-                "version {version}, this build reads version {VERSION}"
+                "version {version}, this build reads versions {VERSION_2} and {VERSION}"
             ));
         }
         let inputs = r.u32()? as usize;
@@ -119,12 +123,18 @@ impl Checkpoint {
             1 => Activation::Crelu,
             a => return Err(format!("unknown activation {a}")),
         };
+        let features = if version == VERSION_2 {
+            FeatureSet::PieceSquare
+        } else {
+            let id = r.u32()?;
+            FeatureSet::from_id(id).ok_or_else(|| format!("unknown feature set id {id}"))?
+        };
         let buckets = OutputBuckets::from_id(scheme, bucket_count)
             .ok_or_else(|| format!("bad output buckets {scheme}/{bucket_count}"))?;
         if hidden == 0 || hidden > nnue::format::MAX_HIDDEN {
             return Err(format!("bad hidden size {hidden}"));
         }
-        let mut net = Network::zeroed(hidden, buckets, activation);
+        let mut net = Network::zeroed_with_features(features, hidden, buckets, activation);
         if net.layout().inputs != inputs {
             return Err(format!(
                 "{inputs} inputs, the feature set has {}",
@@ -232,5 +242,38 @@ mod tests {
         assert!(Checkpoint::parse(&bad, 0.01).is_err());
         assert!(Checkpoint::parse(&bytes[..bytes.len() - 3], 0.01).is_err());
         assert!(Checkpoint::parse(b"nonsense", 0.01).is_err());
+    }
+
+    #[test]
+    fn version_2_reads_as_piece_square_and_unknown_feature_sets_are_refused() {
+        let net = Network::new(32, OutputBuckets::Single, Activation::Screlu, 3);
+        let adam = AdamW::new(net.params().len(), 0.01);
+        let c = Checkpoint {
+            net,
+            adam,
+            epochs_done: 1,
+            qb: 64,
+            k: 400.0,
+            k_fitted: None,
+            fingerprint: 7,
+            history: vec![(0.1, None)],
+        };
+        let v3 = c.to_bytes();
+        let rehash = |mut body: Vec<u8>| {
+            let hash = fnv1a64(&body);
+            body.extend_from_slice(&hash.to_le_bytes());
+            body
+        };
+        // Version 2: no feature set id after the activation (bytes 32..36 in version 3).
+        let mut v2 = v3[..v3.len() - 8].to_vec();
+        v2[8..12].copy_from_slice(&VERSION_2.to_le_bytes());
+        assert_eq!(v2.drain(32..36).collect::<Vec<u8>>(), 1u32.to_le_bytes());
+        let read = Checkpoint::parse(&rehash(v2), 0.01).unwrap();
+        assert_eq!(read, c);
+        assert_eq!(read.net.features(), FeatureSet::PieceSquare);
+        let mut unknown = v3[..v3.len() - 8].to_vec();
+        unknown[32..36].copy_from_slice(&99u32.to_le_bytes());
+        let err = Checkpoint::parse(&rehash(unknown), 0.01).unwrap_err();
+        assert!(err.contains("feature set id 99"), "{err}");
     }
 }

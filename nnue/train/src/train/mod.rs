@@ -14,9 +14,15 @@
 //! sum has a fixed order, so a run is a deterministic function of its options and data,
 //! **whatever the thread count** (`--shards` is part of the recipe, `--threads` is not).
 //!
-//! Data: whole files are loaded into memory as 32-byte packed positions after the load-time
-//! filters; a fraction of *games* is held out for validation (decided per game by a hash of its
-//! moves and the seed); the training positions are shuffled per epoch by the seed.
+//! Data: by default whole files are loaded into memory as 32-byte packed positions after the
+//! load-time filters, and the training positions are shuffled per epoch by the seed. With
+//! `--stream` a first pass keeps only the validation positions and counts the training ones; each
+//! epoch then reads the files again, in order, in chunks of `--chunk` positions, each chunk
+//! shuffled by the seed, the epoch and the chunk's index (one chunk holding everything is the
+//! in-memory run, bit for bit). Validation: a fraction of *games* is held out (decided per game by
+//! a hash of its moves and the seed, the same games in both modes), or `--validation-file` names
+//! game-record files used only for validation (their games are never trained on, even when a
+//! data file holds them too).
 //!
 //! Outputs: the net (`--output`), a resumable float checkpoint (`<output>.ckpt`), and every
 //! `--save-every` epochs a checkpoint and a net `<name>-e<epoch>.<ext>`. The net's description
@@ -28,6 +34,7 @@ mod checkpoint;
 mod dataset;
 mod error;
 mod gradient;
+mod holdout;
 mod kfit;
 mod network;
 mod optimizer;
@@ -37,11 +44,15 @@ mod schedule;
 
 pub use args::{Args, Schedule};
 pub use checkpoint::Checkpoint;
-pub use dataset::{load, read_data_file, DataFile, Dataset, LoadOptions};
+pub use dataset::{
+    game_key, load, load_validation_files, open_data_file, read_data_file, scan, stream_chunks,
+    DataFile, Dataset, LoadOptions, Scan, ScoreCounts, ValidationFiles,
+};
 pub use error::TrainError;
 pub use gradient::{
     accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
 };
+pub use holdout::{holdout, Holdout};
 pub use kfit::{fit_k, KFit};
 pub use network::{sigmoid, Activation, Layout, Network, ParamGroup};
 pub use optimizer::{AdamW, BETA1, BETA2, EPSILON};

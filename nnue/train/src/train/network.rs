@@ -123,15 +123,28 @@ pub struct Network {
 }
 
 impl Network {
-    /// A network with seeded random weights: feature weights uniform in ±0.088, output weights
-    /// uniform in ±1/√(2H), biases zero.
+    /// A network on the piece-square feature set with seeded random weights (see
+    /// [`Network::with_features`]).
     pub fn new(
         hidden: usize,
         buckets: OutputBuckets,
         activation: Activation,
         seed: u64,
     ) -> Network {
-        let mut net = Network::zeroed(hidden, buckets, activation);
+        Network::with_features(FeatureSet::PieceSquare, hidden, buckets, activation, seed)
+    }
+
+    /// A network on `features` (its input count sizes the first layer) with seeded random
+    /// weights: feature weights uniform in ±0.088, output weights uniform in ±1/√(2H), biases
+    /// zero.
+    pub fn with_features(
+        features: FeatureSet,
+        hidden: usize,
+        buckets: OutputBuckets,
+        activation: Activation,
+        seed: u64,
+    ) -> Network {
+        let mut net = Network::zeroed_with_features(features, hidden, buckets, activation);
         let mut rng = SplitMix64::stream(seed, 0x1417);
         let mut uniform = |scale: f32| (rng.unit_f32() * 2.0 - 1.0) * scale;
         let out_scale = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -146,9 +159,18 @@ impl Network {
         net
     }
 
-    /// A network with every parameter zero.
+    /// A piece-square network with every parameter zero.
     pub fn zeroed(hidden: usize, buckets: OutputBuckets, activation: Activation) -> Network {
-        let features = FeatureSet::PieceSquare;
+        Network::zeroed_with_features(FeatureSet::PieceSquare, hidden, buckets, activation)
+    }
+
+    /// A network on `features` with every parameter zero.
+    pub fn zeroed_with_features(
+        features: FeatureSet,
+        hidden: usize,
+        buckets: OutputBuckets,
+        activation: Activation,
+    ) -> Network {
         let layout = Layout {
             inputs: features.inputs(),
             hidden,
@@ -355,9 +377,11 @@ mod tests {
     fn layout_covers_every_parameter_once() {
         let net = Network::new(32, OutputBuckets::PieceCount(3), Activation::Screlu, 1);
         let l = net.layout();
-        assert_eq!(l.range(ParamGroup::FeatureWeights), 0..1260 * 32);
+        let inputs = FeatureSet::PieceSquare.inputs();
+        assert_eq!(inputs, 1260);
+        assert_eq!(l.range(ParamGroup::FeatureWeights), 0..inputs * 32);
         assert_eq!(l.range(ParamGroup::OutputBiases).end, net.params().len());
-        assert_eq!(net.params().len(), 1260 * 32 + 32 + 3 * 64 + 3);
+        assert_eq!(net.params().len(), inputs * 32 + 32 + 3 * 64 + 3);
         assert!(net
             .group(ParamGroup::FeatureWeights)
             .iter()

@@ -1,9 +1,9 @@
-//! A whole training run: load, fit K, train epoch by epoch with validation, checkpoints and a
-//! progress bar, export.
+//! A whole training run: load (or scan, when streaming), fit K, train epoch by epoch with
+//! validation, checkpoints and a progress bar, export.
 
 use super::args::Args;
 use super::checkpoint::Checkpoint;
-use super::dataset::{load, Dataset, LoadOptions};
+use super::dataset::{load, load_validation_files, scan, stream_chunks, Dataset, LoadOptions};
 use super::error::{write_atomically, TrainError};
 use super::gradient::{batch_gradient, parallel_loss_sum, Target};
 use super::kfit::{fit_k, KFit};
@@ -11,15 +11,23 @@ use super::network::Network;
 use super::optimizer::AdamW;
 use super::quantise::quantise;
 use super::schedule::LrSchedule;
-use crate::data::FilterStats;
+use crate::data::{FilterStats, PackedPosition};
 use engine_core::SplitMix64;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nnue::format::{fnv1a64, MAX_DESCRIPTION_BYTES};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Stream of the per-epoch shuffles (the epoch number is added).
+/// Stream of the per-epoch shuffles (the epoch number is added; chunk `c` of a streamed epoch
+/// adds `c << 32` as well, so chunk 0 shuffles as the in-memory epoch does).
 const SHUFFLE_STREAM: u64 = 0x5_0000_0000;
+
+/// The random stream that shuffles chunk `chunk` of epoch `epoch` (0-based both).
+fn shuffle_stream(epoch: u32, chunk: usize) -> u64 {
+    SHUFFLE_STREAM
+        .wrapping_add(u64::from(epoch))
+        .wrapping_add((chunk as u64) << 32)
+}
 
 /// One epoch's numbers.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,8 +60,10 @@ pub struct TrainReport {
     pub validation_positions: usize,
     /// Games read.
     pub games: u64,
-    /// Games held out.
+    /// Games held out (every game of the validation files included).
     pub validation_games: u64,
+    /// Games of the data files left out of training because they are in a validation file.
+    pub excluded_games: u64,
     /// Filter counts.
     pub filter_stats: FilterStats,
     /// Every epoch of the run, restored ones included.
@@ -118,6 +128,9 @@ fn validate(args: &Args) -> Result<(), TrainError> {
             return bad(format!("K {k} is not a scale of at least 1"));
         }
     }
+    if args.stream && args.chunk == 0 {
+        return bad("the chunk size must be positive".to_string());
+    }
     check_writable_dir(&args.output)?;
     check_writable_dir(&args.checkpoint_path())
 }
@@ -173,16 +186,17 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     };
 
     // Load.
-    let options = LoadOptions {
-        filters: args.filters(),
-        buckets: args.output_buckets(),
-        validation: args.validation,
-        seed: args.seed,
-        mirror: args.mirror,
-    };
+    let mut options = LoadOptions::new(
+        args.filters(),
+        args.output_buckets(),
+        args.validation_fraction(),
+        args.seed,
+        args.mirror,
+    );
     let total_bytes: u64 = args
         .data
         .iter()
+        .chain(&args.validation_file)
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .sum();
     console.bar.set_length(total_bytes);
@@ -190,9 +204,24 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
         "loading {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}",
     ));
     let start = Instant::now();
-    let data = load(&args.data, &options, &|n| console.bar.inc(n))?;
-    describe_data(&console, &data, start.elapsed().as_secs_f64());
-    if data.train.is_empty() {
+    let on_bytes = |n| console.bar.inc(n);
+    let fixed = load_validation_files(&args.validation_file, &options, &on_bytes)?;
+    options.exclude = fixed.keys;
+    // Streaming keeps the score counts of the scan for fitting K; in memory they are the
+    // positions themselves.
+    let (mut data, n, scores) = if args.stream {
+        let s = scan(&args.data, &options, &on_bytes)?;
+        (s.data, s.train_positions as usize, Some(s.scores))
+    } else {
+        let d = load(&args.data, &options, &on_bytes)?;
+        let n = d.train.len();
+        (d, n, None)
+    };
+    data.validation_files = fixed.files;
+    data.validation.extend_from_slice(&fixed.positions);
+    drop(fixed.positions);
+    describe_data(&console, &data, n, start.elapsed().as_secs_f64());
+    if n == 0 {
         return Err(TrainError::NoPositions);
     }
     let fingerprint = fingerprint(args, &data);
@@ -227,8 +256,11 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
             let (k, fit) = match args.k {
                 Some(k) => (k.round(), None),
                 None => {
-                    let fit = fit_k(data.train.iter().map(|p| (p.score(), p.result())))
-                        .ok_or(TrainError::CannotFitK)?;
+                    let fit = match &scores {
+                        Some(counts) => fit_k(counts.samples()),
+                        None => fit_k(data.train.iter().map(|p| (p.score(), p.result()))),
+                    }
+                    .ok_or(TrainError::CannotFitK)?;
                     (fit.k.round().max(1.0), Some(fit))
                 }
             };
@@ -239,7 +271,8 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
                 )),
                 None => console.line(&format!("K given: training with K = {k}")),
             }
-            let net = Network::new(
+            let net = Network::with_features(
+                args.features,
                 args.hidden,
                 args.output_buckets(),
                 args.activation,
@@ -256,7 +289,6 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     };
 
     // Train.
-    let n = data.train.len();
     let batch_size = args.batch_size as usize;
     let schedule = LrSchedule {
         kind: args.lr_schedule,
@@ -269,15 +301,22 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     };
     let first_epoch = history.len() as u32;
     let mut shards = vec![vec![0.0f32; net.params().len()]; args.shards as usize];
+    let chunk = args.chunk_positions();
     console.line(&format!(
-        "training {} ({}→{}, {} bucket{}), {} epochs of {} positions, batch {}, {} thread{}",
+        "training {} ({} {}→{}, {} bucket{}), {} epochs of {} positions{}, batch {}, {} thread{}",
         args.activation.name(),
+        super::args::feature_set_option(net.features()),
         net.layout().inputs,
         args.hidden,
         args.buckets,
         if args.buckets == 1 { "" } else { "s" },
         args.epochs,
         n,
+        if args.stream {
+            format!(" streamed in chunks of {chunk}")
+        } else {
+            String::new()
+        },
         batch_size,
         threads,
         if threads == 1 { "" } else { "s" },
@@ -289,27 +328,41 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     console.bar.set_style(style(
         "{msg} [{wide_bar}] {human_pos}/{human_len} {per_sec} ETA {eta}",
     ));
-    let mut order: Vec<u32> = Vec::with_capacity(n);
+    let mut order: Vec<u32> = Vec::new();
     for epoch in first_epoch..args.epochs {
-        order.clear();
-        order.extend(0..n as u32);
-        SplitMix64::stream(args.seed, SHUFFLE_STREAM + u64::from(epoch)).shuffle(&mut order);
         let started = Instant::now();
         let mut loss_sum = 0.0;
         let mut seen = 0usize;
         let mut lr = args.lr;
-        for batch in order.chunks(batch_size) {
-            lr = schedule.at(adam.steps());
-            loss_sum += batch_gradient(&net, &data.train, batch, target, &mut shards);
-            adam.step(&mut net, &shards, lr, args.qb);
-            seen += batch.len();
-            console.bar.inc(batch.len() as u64);
-            console.bar.set_message(format!(
-                "epoch {}/{} loss {:.5}",
-                epoch + 1,
-                args.epochs,
-                loss_sum / seen as f64
-            ));
+        // One chunk of the epoch: shuffled by its own stream, then trained batch by batch.
+        let mut train_chunk = |c: usize, positions: &[PackedPosition]| {
+            order.clear();
+            order.extend(0..positions.len() as u32);
+            SplitMix64::stream(args.seed, shuffle_stream(epoch, c)).shuffle(&mut order);
+            for batch in order.chunks(batch_size) {
+                lr = schedule.at(adam.steps());
+                loss_sum += batch_gradient(&net, positions, batch, target, &mut shards);
+                adam.step(&mut net, &shards, lr, args.qb);
+                seen += batch.len();
+                console.bar.inc(batch.len() as u64);
+                console.bar.set_message(format!(
+                    "epoch {}/{} loss {:.5}",
+                    epoch + 1,
+                    args.epochs,
+                    loss_sum / seen as f64
+                ));
+            }
+        };
+        if args.stream {
+            stream_epoch(&data, &options, chunk, &mut train_chunk)?;
+        } else {
+            train_chunk(0, &data.train);
+        }
+        if seen != n {
+            return Err(TrainError::BadArgs(format!(
+                "epoch {} read {seen} training positions, the first pass counted {n} (did the data change?)",
+                epoch + 1
+            )));
         }
         let seconds = started.elapsed().as_secs_f64();
         let validation_loss = (!data.validation.is_empty()).then(|| {
@@ -339,7 +392,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
             };
             write_atomically(&args.checkpoint_path(), &checkpoint.to_bytes())?;
             let path = args.epoch_net_path(done);
-            let hash = export(&net, args, &data, k, k_fitted, &history, &path)?;
+            let hash = export(&net, args, &data, n, k, k_fitted, &history, &path)?;
             console.line(&format!(
                 "saved {} and {} (weights hash {hash:016x})",
                 args.checkpoint_path().display(),
@@ -360,7 +413,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
         history: losses(&history),
     };
     write_atomically(&args.checkpoint_path(), &checkpoint.to_bytes())?;
-    let net_hash = export(&net, args, &data, k, k_fitted, &history, &args.output)?;
+    let net_hash = export(&net, args, &data, n, k, k_fitted, &history, &args.output)?;
     console.line(&format!(
         "wrote {} (eval scale {k}, weights hash {net_hash:016x}) and checkpoint {}",
         args.output.display(),
@@ -369,14 +422,37 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     Ok(TrainReport {
         k_fit,
         eval_scale: k as i32,
-        train_positions: data.train.len(),
+        train_positions: n,
         validation_positions: data.validation.len(),
         games: data.games(),
         validation_games: data.validation_games(),
+        excluded_games: data.excluded_games(),
         filter_stats: data.stats(),
         epochs: history,
         output: args.output.clone(),
         net_hash,
+    })
+}
+
+/// Trains one streamed epoch: a reader thread reads the chunks of `data.files` in order while
+/// `train_chunk` trains on the one before (so two chunks are in memory at a time); the chunks and
+/// their order do not depend on timing or on the thread count.
+fn stream_epoch(
+    data: &Dataset,
+    options: &LoadOptions,
+    chunk: usize,
+    train_chunk: &mut dyn FnMut(usize, &[PackedPosition]),
+) -> Result<(), TrainError> {
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<PackedPosition>>(0);
+        let reader = scope
+            .spawn(move || stream_chunks(&data.files, options, chunk, |c| send.send(c).is_ok()));
+        for (c, positions) in receive.iter().enumerate() {
+            train_chunk(c, &positions);
+        }
+        reader
+            .join()
+            .unwrap_or_else(|_| Err(TrainError::Threads("the data reader panicked".to_string())))
     })
 }
 
@@ -403,13 +479,20 @@ fn epoch_line(e: &EpochReport, epochs: u32) -> String {
     )
 }
 
-fn describe_data(console: &Console, data: &Dataset, seconds: f64) {
+fn describe_data(console: &Console, data: &Dataset, train_positions: usize, seconds: f64) {
     for f in &data.files {
         console.line(&format!("{f}: {}", f.stats));
     }
+    for f in &data.validation_files {
+        console.line(&format!("validation file {f}: {}", f.stats));
+    }
     console.line(&format!(
-        "loaded {} training and {} validation positions from {} games in {seconds:.1} s",
-        data.train.len(),
+        "{} {train_positions} training and {} validation positions from {} games in {seconds:.1} s",
+        if data.train.is_empty() {
+            "counted"
+        } else {
+            "loaded"
+        },
         data.validation.len(),
         data.games()
     ));
@@ -420,14 +503,26 @@ fn describe_data(console: &Console, data: &Dataset, seconds: f64) {
 fn fingerprint(args: &Args, data: &Dataset) -> u64 {
     let files: Vec<(u64, u64)> = data.files.iter().map(|f| (f.bytes, f.hash)).collect();
     // Mirroring changes the training positions; it is marked only when on, so checkpoints
-    // written before the option existed (unmirrored) keep their fingerprint.
+    // written before the option existed (unmirrored) keep their fingerprint. Validation files
+    // likewise, only when given. Streaming is not part of it: a run may be resumed either way
+    // (exactly so with the same chunk size, or any chunk holding everything in memory's place).
+    let validation_files: Vec<(u64, u64)> = data
+        .validation_files
+        .iter()
+        .map(|f| (f.bytes, f.hash))
+        .collect();
     let text = format!(
-        "{files:?} {:?} {} {} {:?}{}",
+        "{files:?} {:?} {} {} {:?}{}{}",
         args.filters(),
         args.validation.to_bits(),
         args.seed,
         args.output_buckets(),
-        if args.mirror { " mirrored" } else { "" }
+        if args.mirror { " mirrored" } else { "" },
+        if validation_files.is_empty() {
+            String::new()
+        } else {
+            format!(" validation files {validation_files:?}")
+        }
     );
     fnv1a64(text.as_bytes())
 }
@@ -442,17 +537,20 @@ fn resume(path: &PathBuf, args: &Args, fingerprint: u64) -> Result<Checkpoint, T
         error,
     })?;
     let c = Checkpoint::parse(&bytes, args.weight_decay).map_err(fail)?;
-    if c.net.hidden() != args.hidden
+    if c.net.features() != args.features
+        || c.net.hidden() != args.hidden
         || c.net.buckets() != args.output_buckets()
         || c.net.activation() != args.activation
         || c.qb != args.qb
     {
         return Err(fail(format!(
-            "made for hidden {} / {:?} / {} / QB {}, the options say hidden {} / {:?} / {} / QB {}",
+            "made for {} / hidden {} / {:?} / {} / QB {}, the options say {} / hidden {} / {:?} / {} / QB {}",
+            c.net.features().name(),
             c.net.hidden(),
             c.net.buckets(),
             c.net.activation().name(),
             c.qb,
+            args.features.name(),
             args.hidden,
             args.output_buckets(),
             args.activation.name(),
@@ -468,10 +566,12 @@ fn resume(path: &PathBuf, args: &Args, fingerprint: u64) -> Result<Checkpoint, T
 }
 
 /// Quantises and writes the net; returns its weights hash.
+#[allow(clippy::too_many_arguments)]
 fn export(
     net: &Network,
     args: &Args,
     data: &Dataset,
+    train_positions: usize,
     k: f64,
     k_fitted: Option<f64>,
     history: &[EpochReport],
@@ -482,13 +582,22 @@ fn export(
     for f in &data.files {
         d.push_str(&format!("data {f}\n"));
     }
+    for f in &data.validation_files {
+        d.push_str(&format!("validation {f}\n"));
+    }
+    let held_out = if data.validation_files.is_empty() {
+        format!("by seed {}", args.seed)
+    } else {
+        format!(
+            "in validation files, {} data games left out as theirs",
+            data.excluded_games()
+        )
+    };
     d.push_str(&format!(
-        "positions {} training, {} validation ({} of {} games held out by seed {}); {}\n",
-        data.train.len(),
+        "positions {train_positions} training, {} validation ({} of {} games held out {held_out}); {}\n",
         data.validation.len(),
         data.validation_games(),
         data.games(),
-        args.seed,
         data.stats()
     ));
     match k_fitted {
