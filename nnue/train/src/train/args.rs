@@ -181,7 +181,7 @@ pub struct Args {
     pub k: Option<f64>,
 
     /// Fraction of games (not positions) of the data files held out for validation, chosen by a
-    /// hash of each game and the seed (ignored with --validation-file).
+    /// hash of each game and the seed (not with --validation-file).
     #[arg(long, default_value_t = 0.02, value_parser = parse_fraction)]
     pub validation: f64,
 
@@ -208,7 +208,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores). Results do not depend on it. With --stream one more
+    /// thread reads the data.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
 
