@@ -19,6 +19,9 @@ use crate::network::Network;
 use crate::simd::Block;
 use engine_core::{Color, Piece, Position, Square};
 
+/// Squares per rank (the placement is stored rank by rank, like square indices).
+const FILES: usize = 9;
+
 /// What stands on each square: the placement an entry was computed for.
 type Placement = [Option<Piece>; Square::COUNT];
 
@@ -101,15 +104,26 @@ impl FinnyTable {
         let mut added = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let mut removed = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let cached = &self.placement[entry];
-        for sq in Square::all() {
-            let (old, new) = (cached[sq.index()], current[sq.index()]);
-            if old != new {
-                // Both placements come from positions, which hold at most MAX_ACTIVE pieces.
-                if let Some(piece) = old {
-                    removed.push(index(piece, sq));
-                }
-                if let Some(piece) = new {
-                    added.push(index(piece, sq));
+        // Rank by rank: most ranks are unchanged and cost one comparison.
+        for (rank, (old_rank, new_rank)) in cached
+            .chunks_exact(FILES)
+            .zip(current.chunks_exact(FILES))
+            .enumerate()
+        {
+            if old_rank == new_rank {
+                continue;
+            }
+            for (file, (&old, &new)) in old_rank.iter().zip(new_rank).enumerate() {
+                if old != new {
+                    let sq = Square::from_index(rank * FILES + file)
+                        .expect("a rank and file of the board");
+                    // Both placements come from positions, which hold at most MAX_ACTIVE pieces.
+                    if let Some(piece) = old {
+                        removed.push(index(piece, sq));
+                    }
+                    if let Some(piece) = new {
+                        added.push(index(piece, sq));
+                    }
                 }
             }
         }
