@@ -134,7 +134,10 @@ fn main() {
         };
         let file = spec.build(1);
         std::fs::write(path, file.to_bytes()).expect("write the net");
-        eprintln!("wrote {path}: {}", Network::from_net_file(&file).unwrap().summary());
+        eprintln!(
+            "wrote {path}: {}",
+            Network::from_net_file(&file).unwrap().summary()
+        );
     }
     let budget = Duration::from_millis(200);
     let walks = record_walk();
@@ -178,7 +181,10 @@ fn main() {
                 stack.pop();
             });
         }
-        let walk = [walk_rate(&net, true, &walks), walk_rate(&net, false, &walks)];
+        let walk = [
+            walk_rate(&net, true, &walks),
+            walk_rate(&net, false, &walks),
+        ];
         println!(
             "{:<40} {:>5}: {update:6.2} | {output:6.2} | {:6.2} / {:6.2} | {:5.2} / {:5.2}",
             format!("{} {}", spec.features.name(), spec.hidden),

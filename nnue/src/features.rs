@@ -354,7 +354,10 @@ mod tests {
             let a1 = set.index(Color::Red, general, chariot, sq(0, 0));
             let file = if mirrored { 8 } else { 0 };
             assert_eq!(a1, bucket * 1260 + 4 * 90 + file, "{general}");
-            assert_eq!(set.mapping(Color::Red, general), bucket * 2 + usize::from(mirrored));
+            assert_eq!(
+                set.mapping(Color::Red, general),
+                bucket * 2 + usize::from(mirrored)
+            );
         }
         // Black sees its palace at the bottom: its general on f10 is rank 0, mirrored to d.
         let black_chariot = Piece::new(Color::Black, PieceKind::Chariot);
@@ -376,13 +379,8 @@ mod tests {
     #[test]
     fn king_bucket_refreshes_exactly_when_the_mapping_changes() {
         let set = FeatureSet::KingBuckets;
-        let palace: Vec<Square> = (3..6)
-            .flat_map(|f| (0..3).map(move |r| sq(f, r)))
-            .collect();
-        let mut mappings: Vec<usize> = palace
-            .iter()
-            .map(|&g| set.mapping(Color::Red, g))
-            .collect();
+        let palace: Vec<Square> = (3..6).flat_map(|f| (0..3).map(move |r| sq(f, r))).collect();
+        let mut mappings: Vec<usize> = palace.iter().map(|&g| set.mapping(Color::Red, g)).collect();
         mappings.sort_unstable();
         mappings.dedup();
         assert_eq!(mappings.len(), 9, "nine palace points, nine mappings");
@@ -410,11 +408,15 @@ mod tests {
                             i,
                             set.index(Color::Black, g.flip_rank(), flipped, target.flip_rank())
                         );
-                        let mirrored = set.index(Color::Red, g.flip_file(), piece, target.flip_file());
+                        let mirrored =
+                            set.index(Color::Red, g.flip_file(), piece, target.flip_file());
                         if g.file() == 4 {
                             // On the e-file nothing is mirrored: the mirror image lights the
                             // file-mirrored input of the same bucket.
-                            assert_eq!(mirrored, set.index(Color::Red, g, piece, target.flip_file()));
+                            assert_eq!(
+                                mirrored,
+                                set.index(Color::Red, g, piece, target.flip_file())
+                            );
                         } else {
                             // d and f: one of the two is mirrored, so both light the same input.
                             assert_eq!(mirrored, i);

@@ -85,22 +85,26 @@ impl FinnyTable {
 
     /// Writes `perspective`'s accumulator for `pos` into `out` (`H / 32` blocks), equal bit for
     /// bit to [`Network::refresh`], from the cached entry of its input mapping; stores it back.
-    pub fn refresh(&mut self, net: &Network, pos: &Position, perspective: Color, out: &mut [Block]) {
+    pub fn refresh(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        perspective: Color,
+        out: &mut [Block],
+    ) {
         if net.id() != self.net_id {
             self.reset(net);
         }
         let general = pos.general_square(perspective);
-        let entry = perspective.index() * MAX_MAPPINGS + self.features.mapping(perspective, general);
+        let entry =
+            perspective.index() * MAX_MAPPINGS + self.features.mapping(perspective, general);
         let mut current: Placement = [None; Square::COUNT];
         for sq in pos.occupied() {
             current[sq.index()] = pos.piece_at(sq);
         }
         // Every piece of the cached and of the current placement maps under the same mapping,
         // so the current general square indexes both.
-        let index = |piece: Piece, sq: Square| {
-            self.features
-                .index(perspective, general, piece, sq)
-        };
+        let index = |piece: Piece, sq: Square| self.features.index(perspective, general, piece, sq);
         let mut added = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let mut removed = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let cached = &self.placement[entry];

@@ -44,7 +44,11 @@ fn walk_and_compare(
 ) -> Counts {
     let set = net.features();
     let mut counts = Counts::default();
-    for (g, fen) in ENDGAMES.iter().chain(std::iter::once(&START_FEN)).enumerate() {
+    for (g, fen) in ENDGAMES
+        .iter()
+        .chain(std::iter::once(&START_FEN))
+        .enumerate()
+    {
         let start = Position::from_fen(fen).unwrap();
         let mut stack = AccumulatorStack::new(net, &start);
         stack.set_cache(cache);
@@ -69,9 +73,21 @@ fn walk_and_compare(
             step_no += 1;
             if check(step_no) {
                 let [red, black] = stack.accumulators(net, pos);
-                assert_eq!(red, &refreshed(net, pos, Color::Red)[..], "Red {step_no} {pos}");
-                assert_eq!(black, &refreshed(net, pos, Color::Black)[..], "Black {step_no} {pos}");
-                assert_eq!(stack.evaluate(net, pos), net.evaluate(pos), "eval {step_no}");
+                assert_eq!(
+                    red,
+                    &refreshed(net, pos, Color::Red)[..],
+                    "Red {step_no} {pos}"
+                );
+                assert_eq!(
+                    black,
+                    &refreshed(net, pos, Color::Black)[..],
+                    "Black {step_no} {pos}"
+                );
+                assert_eq!(
+                    stack.evaluate(net, pos),
+                    net.evaluate(pos),
+                    "eval {step_no}"
+                );
                 counts.checked += 1;
             }
         });
@@ -104,7 +120,10 @@ fn king_bucket_stacks_equal_refresh_with_and_without_the_cache_on_every_path() {
             for cache in [true, false] {
                 let every = walk_and_compare(&net, cache, 3, steps, |_| true);
                 let sparse = walk_and_compare(&net, cache, 4, steps, |i| i % 23 == 0);
-                eprintln!("{} cache {cache} {spec:?}: {every:?} {sparse:?}", simd.name());
+                eprintln!(
+                    "{} cache {cache} {spec:?}: {every:?} {sparse:?}",
+                    simd.name()
+                );
                 for c in [&every, &sparse] {
                     assert!(c.general_moves > steps, "{c:?}");
                     assert!(c.bucket_changes > steps / 4, "{c:?}");
@@ -123,11 +142,18 @@ fn the_cache_equals_a_full_refresh_on_unrelated_positions_and_across_nets() {
     let c = net(Spec::king_buckets(512), 3);
     let mut positions = random_positions(5, 300);
     for fen in ENDGAMES {
-        general_walk(&Position::from_fen(fen).unwrap(), 9, 200, 128, 40, |pos, step| {
-            if !matches!(step, Step::Pop) {
-                positions.push(pos.clone());
-            }
-        });
+        general_walk(
+            &Position::from_fen(fen).unwrap(),
+            9,
+            200,
+            128,
+            40,
+            |pos, step| {
+                if !matches!(step, Step::Pop) {
+                    positions.push(pos.clone());
+                }
+            },
+        );
     }
     let mut table = FinnyTable::new();
     for (i, pos) in positions.iter().enumerate() {
@@ -150,17 +176,31 @@ fn king_bucket_nets_are_colour_flip_symmetric() {
     let net = net(Spec::king_buckets(256), 11);
     let mut positions = random_positions(8, 500);
     for fen in ENDGAMES {
-        general_walk(&Position::from_fen(fen).unwrap(), 2, 300, 128, 40, |pos, step| {
-            if !matches!(step, Step::Pop) {
-                positions.push(pos.clone());
-            }
-        });
+        general_walk(
+            &Position::from_fen(fen).unwrap(),
+            2,
+            300,
+            128,
+            40,
+            |pos, step| {
+                if !matches!(step, Step::Pop) {
+                    positions.push(pos.clone());
+                }
+            },
+        );
     }
     for pos in &positions {
         let flipped = colour_flip(pos);
-        assert_eq!(net.evaluate(pos), net.evaluate(&flipped), "{pos} vs {flipped}");
+        assert_eq!(
+            net.evaluate(pos),
+            net.evaluate(&flipped),
+            "{pos} vs {flipped}"
+        );
         for p in Color::BOTH {
-            assert_eq!(refreshed(&net, pos, p), refreshed(&net, &flipped, p.opponent()));
+            assert_eq!(
+                refreshed(&net, pos, p),
+                refreshed(&net, &flipped, p.opponent())
+            );
         }
     }
 }
@@ -176,11 +216,18 @@ fn file_mirror_images_evaluate_identically_when_no_general_is_on_the_e_file() {
     let net = net(Spec::king_buckets(256), 12);
     let mut positions = Vec::new();
     for fen in ENDGAMES.iter().chain(std::iter::once(&START_FEN)) {
-        general_walk(&Position::from_fen(fen).unwrap(), 6, 400, 128, 40, |pos, step| {
-            if !matches!(step, Step::Pop) {
-                positions.push(pos.clone());
-            }
-        });
+        general_walk(
+            &Position::from_fen(fen).unwrap(),
+            6,
+            400,
+            128,
+            40,
+            |pos, step| {
+                if !matches!(step, Step::Pop) {
+                    positions.push(pos.clone());
+                }
+            },
+        );
     }
     let on_e = |pos: &Position, p: Color| pos.general_square(p).file() == 4;
     let (mut symmetric, mut e_file, mut e_file_differ) = (0, 0, 0);
@@ -201,13 +248,23 @@ fn file_mirror_images_evaluate_identically_when_no_general_is_on_the_e_file() {
             assert_eq!(got, want, "{p:?} {pos} vs {mirror}");
         }
         if Color::BOTH.iter().all(|&p| !on_e(pos, p)) {
-            assert_eq!(net.evaluate(pos), net.evaluate(&mirror), "{pos} vs {mirror}");
+            assert_eq!(
+                net.evaluate(pos),
+                net.evaluate(&mirror),
+                "{pos} vs {mirror}"
+            );
             symmetric += 1;
         } else {
             e_file += 1;
             e_file_differ += usize::from(net.evaluate(pos) != net.evaluate(&mirror));
         }
     }
-    assert!(symmetric > 200, "{symmetric} positions with both generals off the e-file");
-    assert!(e_file_differ > e_file / 2, "{e_file_differ} of {e_file} e-file positions differ");
+    assert!(
+        symmetric > 200,
+        "{symmetric} positions with both generals off the e-file"
+    );
+    assert!(
+        e_file_differ > e_file / 2,
+        "{e_file_differ} of {e_file} e-file positions differ"
+    );
 }

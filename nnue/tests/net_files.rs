@@ -50,7 +50,11 @@ fn version_2_files_round_trip_for_every_set_and_size() {
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(net.features(), spec.features);
         assert_eq!(net.hidden(), spec.hidden);
-        assert!(net.summary().contains(spec.features.name()), "{}", net.summary());
+        assert!(
+            net.summary().contains(spec.features.name()),
+            "{}",
+            net.summary()
+        );
     }
 }
 
