@@ -45,7 +45,7 @@ fn find_move(pos: &Position, want: impl Fn(PieceKind) -> bool) -> Move {
 
 /// One step of a recorded walk: a move (with the pieces and the position after it) or a pop.
 enum Step {
-    Push(Move, Piece, Option<Piece>, Position),
+    Push(Move, Piece, Option<Piece>, Box<Position>),
     Pop,
 }
 
@@ -89,7 +89,7 @@ fn record_walk() -> Vec<(Position, Vec<Step>)> {
             let mv = pool[rng.below(pool.len() as u64) as usize];
             let piece = pos.piece_at(mv.from()).unwrap();
             let undo = pos.make_move(mv);
-            steps.push(Step::Push(mv, piece, undo.captured, pos.clone()));
+            steps.push(Step::Push(mv, piece, undo.captured, Box::new(pos.clone())));
             played.push((mv, undo));
         }
         out.push((root, steps));
