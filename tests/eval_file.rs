@@ -147,7 +147,7 @@ fn a_bad_net_file_is_one_error_and_the_previous_net_stays() {
         random.push(x as u8);
     }
     let good = Spec::screlu(256).build(3).to_bytes();
-    let wide = Spec::screlu(1024).build(3).to_bytes();
+    let wide = Spec::screlu(2048).build(3).to_bytes();
     let cases = [
         ("random bytes", scratch.file("random.nnue", &random)),
         ("empty", scratch.file("empty.nnue", &[])),
@@ -155,7 +155,7 @@ fn a_bad_net_file_is_one_error_and_the_previous_net_stays() {
             "truncated",
             scratch.file("cut.nnue", &good[..good.len() / 2]),
         ),
-        ("hidden 1024", scratch.file("wide.nnue", &wide)),
+        ("hidden 2048", scratch.file("wide.nnue", &wide)),
         (
             "missing",
             scratch.0.join("no-such.nnue").to_str().unwrap().to_string(),

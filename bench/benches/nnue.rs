@@ -1,6 +1,7 @@
 //! NNUE inference micro-benchmarks (criterion): the cost of one accumulator update (a quiet move
 //! and a capture, both perspectives) and of one evaluation (the output layer on up-to-date
-//! accumulators), for every SIMD path this CPU has and hidden sizes 256 and 512.
+//! accumulators), for every SIMD path this CPU has: the piece-square set at hidden 256, 512 and
+//! 1024 (ids `path/H`) and the king-bucket set at 256, 512 and 1024 (ids `path/kbH`).
 //!
 //! Run: `cargo bench -p cotuong-bench --bench nnue`. The nets are synthetic (same shapes and
 //! costs as trained ones). Paths are compared within one binary, so the default portable build
@@ -45,11 +46,15 @@ fn nnue(c: &mut Criterion) {
         .sample_size(30)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    for hidden in [256, 512] {
-        let base = Network::from_net_file(&Spec::screlu(hidden).build(1)).expect("synthetic net");
+    let specs = [256, 512, 1024]
+        .into_iter()
+        .flat_map(|h| [(Spec::screlu(h), ""), (Spec::king_buckets(h), "kb")]);
+    for (spec, tag) in specs {
+        let hidden = spec.hidden;
+        let base = Network::from_net_file(&spec.build(1)).expect("synthetic net");
         for simd in Simd::available() {
             let net = base.clone().with_simd(simd);
-            let id = |name: &str| BenchmarkId::new(name, format!("{}/{hidden}", simd.name()));
+            let id = |name: &str| BenchmarkId::new(name, format!("{}/{tag}{hidden}", simd.name()));
             let mut stack = AccumulatorStack::new(&net, &root);
 
             // One incremental update of both perspectives: push, compute, pop.

@@ -14,9 +14,13 @@
 //!
 //! When the feature set says a move changes a perspective's input mapping
 //! ([`FeatureSet::refresh_needed`], for king buckets or mirroring), that perspective is rebuilt
-//! from the position at evaluation instead of updated.
+//! from the position at evaluation instead of updated. Rebuilds go through the stack's
+//! accumulator cache ([`FinnyTable`]), which applies only the differences from the last
+//! accumulator computed under the same mapping (on by default;
+//! [`AccumulatorStack::set_cache`] turns it off, for tests and benchmarks).
 
 use crate::features::FeatureSet;
+use crate::finny::FinnyTable;
 use crate::network::Network;
 use crate::simd::Block;
 use engine_core::{Color, Move, Piece, PieceKind, Position, Square, Undo};
@@ -76,13 +80,16 @@ pub struct AccumulatorStack {
     entries: Vec<Entry>,
     /// Scratch: entries to compute, newest first (kept to avoid allocating per evaluation).
     chain: Vec<usize>,
+    /// The accumulator cache rebuilds start from (it notices a new net by itself).
+    cache: FinnyTable,
+    /// Whether rebuilds use `cache` (else they sum every active row).
+    use_cache: bool,
+    /// Perspectives rebuilt from the position since the last reset (the root's not counted).
+    rebuilds: usize,
     /// Test hook: treat every own-general move as changing that perspective's mapping, so the
-    /// refresh path runs although today's feature set never needs it.
+    /// refresh path runs whatever the feature set.
     #[cfg(test)]
     refresh_on_general_moves: bool,
-    /// Test counter: perspectives rebuilt from scratch since the last reset.
-    #[cfg(test)]
-    rebuilds: usize,
 }
 
 impl std::fmt::Debug for AccumulatorStack {
@@ -107,10 +114,11 @@ impl AccumulatorStack {
             acc: Vec::new(),
             entries: Vec::with_capacity(RESERVED_PLIES),
             chain: Vec::with_capacity(RESERVED_PLIES),
+            cache: FinnyTable::new(),
+            use_cache: true,
+            rebuilds: 0,
             #[cfg(test)]
             refresh_on_general_moves: false,
-            #[cfg(test)]
-            rebuilds: 0,
         };
         stack.reset(net, pos);
         stack
@@ -138,8 +146,30 @@ impl AccumulatorStack {
             computed: [true; 2],
             needs_refresh: [false; 2],
         });
+        self.rebuilds = 0;
         for p in Color::BOTH {
-            let range = self.slot(0, p);
+            self.rebuild(net, pos, 0, p);
+        }
+    }
+
+    /// Whether rebuilds start from the accumulator cache ([`FinnyTable`], the default) or sum
+    /// every active row. Both give the same accumulators bit for bit.
+    pub fn set_cache(&mut self, enabled: bool) {
+        self.use_cache = enabled;
+    }
+
+    /// Perspectives rebuilt from the position (mapping changes, unknown moves, a new net) since
+    /// the last [`reset`](Self::reset), the root's own not counted.
+    pub fn rebuilds(&self) -> usize {
+        self.rebuilds
+    }
+
+    /// Writes entry `index`'s accumulator for `p` from the position `pos`.
+    fn rebuild(&mut self, net: &Network, pos: &Position, index: usize, p: Color) {
+        let range = self.slot(index, p);
+        if self.use_cache {
+            self.cache.refresh(net, pos, p, &mut self.acc[range]);
+        } else {
             net.refresh(pos, p, &mut self.acc[range]);
         }
     }
@@ -332,13 +362,9 @@ impl AccumulatorStack {
             i = self.entries[i - 1].source;
         };
         if rebuild {
-            let range = self.slot(target, p);
-            net.refresh(pos, p, &mut self.acc[range]);
+            self.rebuild(net, pos, target, p);
             self.entries[target].computed[pi] = true;
-            #[cfg(test)]
-            {
-                self.rebuilds += 1;
-            }
+            self.rebuilds += 1;
             return;
         }
         while let Some(k) = self.chain.pop() {
@@ -458,7 +484,7 @@ mod tests {
         assert!(stack.rebuilds > 500, "{} rebuilds", stack.rebuilds);
     }
 
-    /// Today's feature set never asks for a rebuild: after the root, every node is updated.
+    /// The piece-square feature set never asks for a rebuild: after the root, every node is updated.
     #[test]
     fn piece_square_features_never_rebuild() {
         let net = Network::from_net_file(&Spec::screlu(256).build(78)).unwrap();

@@ -17,8 +17,25 @@
 //! its five palace points still maps into range (such inputs simply never fired in training).
 //!
 //! The functions take the perspective's own general square although [`FeatureSet::PieceSquare`]
-//! ignores it: king-bucketed sets and horizontal mirroring (planned) depend on it, and then a
-//! general move may require a refresh of that perspective ([`FeatureSet::refresh_needed`]).
+//! ignores it: [`FeatureSet::KingBuckets`] depends on it, and then a general move may require a
+//! refresh of that perspective ([`FeatureSet::refresh_needed`]).
+//!
+//! # King buckets with horizontal mirroring ([`FeatureSet::KingBuckets`])
+//!
+//! After orienting to the perspective (the rank mirror for Black), let `(file, rank)` be the
+//! perspective's own general's square. If the general stands right of the centre file
+//! (`file > 4`: the f-file in the palace), every square is also file-mirrored (`file -> 8 -
+//! file`) for that perspective, so the general is always on the d- or e-file. The bucket is
+//!
+//! ```text
+//! bucket = min(rank, 2) * 2 + (mirrored file == 4 ? 1 : 0)     (0..6: d1 e1 d2 e2 d3 e3)
+//! index  = bucket * 1260 + (relation * 7 + kind) * 90 + mirrored oriented square
+//! ```
+//!
+//! A general off the palace (composed positions only) maps to the nearest bucket: ranks above 2
+//! count as rank 2, files left of d as d. The perspective's *mapping* (bucket and mirror state,
+//! [`FeatureSet::mapping`]) takes 9 values in the palace: d, e and f-file (mirrored d) on three
+//! ranks. A move of the own general that changes the mapping needs a refresh.
 
 use engine_core::{Color, Piece, Position, Square};
 
@@ -36,16 +53,72 @@ pub const MAX_ACTIVE: usize = 32;
 pub enum FeatureSet {
     /// 2 relations x 7 kinds x 90 squares = 1260 inputs per perspective; Black mirrored by rank.
     PieceSquare,
+    /// 6 king buckets (own general's file d/e x palace rank) x 1260 piece-square inputs = 7560
+    /// per perspective; Black mirrored by rank, and every file mirrored while the own general
+    /// stands on the f-file (see the module docs).
+    KingBuckets,
+}
+
+/// King buckets of [`FeatureSet::KingBuckets`].
+pub const KING_BUCKETS: usize = 6;
+/// Inputs of one king bucket (the piece-square block).
+const PIECE_SQUARE_INPUTS: usize = 2 * KINDS * SQUARES;
+/// Distinct values of [`FeatureSet::mapping`] for any set (bucket x mirror state).
+pub const MAX_MAPPINGS: usize = 2 * KING_BUCKETS;
+
+/// The king bucket (0..6) and mirror state of the perspective whose own general stands on
+/// `oriented_general` (already oriented to the perspective).
+#[inline(always)]
+fn king_bucket(oriented_general: Square) -> (usize, bool) {
+    let file = oriented_general.file();
+    let mirror = file > 4;
+    let file = if mirror { 8 - file } else { file };
+    let rank = usize::from(oriented_general.rank().min(2));
+    (rank * 2 + usize::from(file == 4), mirror)
 }
 
 impl FeatureSet {
     /// Every feature set this build knows.
-    pub const ALL: [FeatureSet; 1] = [FeatureSet::PieceSquare];
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::PieceSquare, FeatureSet::KingBuckets];
 
     /// The id written in net files.
     pub const fn id(self) -> u32 {
         match self {
             FeatureSet::PieceSquare => 1,
+            FeatureSet::KingBuckets => 2,
+        }
+    }
+
+    /// King buckets: how many copies of the 1260 piece-square inputs the set has (stored in
+    /// version-2 net files).
+    pub const fn king_buckets(self) -> usize {
+        match self {
+            FeatureSet::PieceSquare => 1,
+            FeatureSet::KingBuckets => KING_BUCKETS,
+        }
+    }
+
+    /// Whether the set mirrors the files while the own general stands right of the centre
+    /// (stored in version-2 net files).
+    pub const fn mirrored(self) -> bool {
+        match self {
+            FeatureSet::PieceSquare => false,
+            FeatureSet::KingBuckets => true,
+        }
+    }
+
+    /// The input mapping `perspective` uses with its own general on `own_general`: a number in
+    /// `0..MAX_MAPPINGS` that is equal for two general squares exactly when every piece maps to
+    /// the same input under both (`bucket * 2 + mirrored`; always 0 for
+    /// [`FeatureSet::PieceSquare`]). Accumulator caches are kept per mapping.
+    #[inline(always)]
+    pub fn mapping(self, perspective: Color, own_general: Square) -> usize {
+        match self {
+            FeatureSet::PieceSquare => 0,
+            FeatureSet::KingBuckets => {
+                let (bucket, mirror) = king_bucket(orient(perspective, own_general));
+                bucket * 2 + usize::from(mirror)
+            }
         }
     }
 
@@ -58,13 +131,15 @@ impl FeatureSet {
     pub const fn name(self) -> &'static str {
         match self {
             FeatureSet::PieceSquare => "piece-square 2x7x90",
+            FeatureSet::KingBuckets => "king-bucket 6x2x7x90, f-file mirrored",
         }
     }
 
     /// Number of inputs per perspective.
     pub const fn inputs(self) -> usize {
         match self {
-            FeatureSet::PieceSquare => 2 * KINDS * SQUARES,
+            FeatureSet::PieceSquare => PIECE_SQUARE_INPUTS,
+            FeatureSet::KingBuckets => KING_BUCKETS * PIECE_SQUARE_INPUTS,
         }
     }
 
@@ -72,12 +147,15 @@ impl FeatureSet {
     /// `own_general`. Always `< self.inputs()`.
     #[inline(always)]
     pub fn index(self, perspective: Color, own_general: Square, piece: Piece, sq: Square) -> usize {
-        let _ = own_general;
+        let relation = usize::from(piece.color() != perspective);
+        let plane = (relation * KINDS + piece.kind().index()) * SQUARES;
         match self {
-            FeatureSet::PieceSquare => {
-                let relation = usize::from(piece.color() != perspective);
-                (relation * KINDS + piece.kind().index()) * SQUARES
-                    + orient(perspective, sq).index()
+            FeatureSet::PieceSquare => plane + orient(perspective, sq).index(),
+            FeatureSet::KingBuckets => {
+                let (bucket, mirror) = king_bucket(orient(perspective, own_general));
+                let sq = orient(perspective, sq);
+                let sq = if mirror { sq.flip_file() } else { sq };
+                bucket * PIECE_SQUARE_INPUTS + plane + sq.index()
             }
         }
     }
@@ -86,9 +164,11 @@ impl FeatureSet {
     /// perspective, so that its accumulator must be rebuilt instead of updated.
     #[inline(always)]
     pub fn refresh_needed(self, perspective: Color, from: Square, to: Square) -> bool {
-        let _ = (perspective, from, to);
         match self {
             FeatureSet::PieceSquare => false,
+            FeatureSet::KingBuckets => {
+                self.mapping(perspective, from) != self.mapping(perspective, to)
+            }
         }
     }
 
@@ -98,7 +178,7 @@ impl FeatureSet {
         let mut out = arrayvec::ArrayVec::new();
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
-                // The index is < 1260 (or another set's small input count), so it fits a u16.
+                // The index is below the set's input count (at most 7560), so it fits a u16.
                 out.push(self.index(perspective, own_general, piece, sq) as u16);
             }
         }
@@ -250,5 +330,100 @@ mod tests {
         assert_eq!(OutputBuckets::from_id(1, 8), Some(b));
         assert_eq!(OutputBuckets::from_id(0, 1), Some(OutputBuckets::Single));
         assert_eq!(OutputBuckets::from_id(0, 2), None);
+    }
+
+    fn sq(file: u8, rank: u8) -> Square {
+        Square::new(file, rank).unwrap()
+    }
+
+    #[test]
+    fn king_buckets_follow_the_own_general_with_the_f_file_mirrored() {
+        let set = FeatureSet::KingBuckets;
+        assert_eq!(set.inputs(), 7560);
+        let chariot = Piece::new(Color::Red, PieceKind::Chariot);
+        // Red: d1 bucket 0, e1 bucket 1, f1 mirrored to d1; ranks 2 and 3 above.
+        for (general, bucket, mirrored) in [
+            (sq(3, 0), 0, false),
+            (sq(4, 0), 1, false),
+            (sq(5, 0), 0, true),
+            (sq(3, 1), 2, false),
+            (sq(4, 1), 3, false),
+            (sq(5, 2), 4, true),
+            (sq(4, 2), 5, false),
+        ] {
+            let a1 = set.index(Color::Red, general, chariot, sq(0, 0));
+            let file = if mirrored { 8 } else { 0 };
+            assert_eq!(a1, bucket * 1260 + 4 * 90 + file, "{general}");
+            assert_eq!(
+                set.mapping(Color::Red, general),
+                bucket * 2 + usize::from(mirrored)
+            );
+        }
+        // Black sees its palace at the bottom: its general on f10 is rank 0, mirrored to d.
+        let black_chariot = Piece::new(Color::Black, PieceKind::Chariot);
+        assert_eq!(
+            set.index(Color::Black, sq(5, 9), black_chariot, sq(0, 9)),
+            4 * 90 + 8
+        );
+        // Off the palace (composed positions): the nearest bucket, always in range.
+        for general in Square::all() {
+            for p in Color::BOTH {
+                for target in Square::all() {
+                    assert!(set.index(p, general, chariot, target) < set.inputs());
+                }
+                assert!(set.mapping(p, general) < MAX_MAPPINGS);
+            }
+        }
+    }
+
+    #[test]
+    fn king_bucket_refreshes_exactly_when_the_mapping_changes() {
+        let set = FeatureSet::KingBuckets;
+        let palace: Vec<Square> = (3..6).flat_map(|f| (0..3).map(move |r| sq(f, r))).collect();
+        let mut mappings: Vec<usize> = palace.iter().map(|&g| set.mapping(Color::Red, g)).collect();
+        mappings.sort_unstable();
+        mappings.dedup();
+        assert_eq!(mappings.len(), 9, "nine palace points, nine mappings");
+        for &from in &palace {
+            for &to in &palace {
+                assert_eq!(set.refresh_needed(Color::Red, from, to), from != to);
+                let (bf, bt) = (from.flip_rank(), to.flip_rank());
+                assert_eq!(set.refresh_needed(Color::Black, bf, bt), from != to);
+                assert!(!FeatureSet::PieceSquare.refresh_needed(Color::Red, from, to));
+            }
+        }
+    }
+
+    #[test]
+    fn king_buckets_colour_flip_and_file_mirror() {
+        let set = FeatureSet::KingBuckets;
+        for g in [sq(3, 0), sq(4, 1), sq(5, 2)] {
+            for target in Square::all() {
+                for kind in PieceKind::ALL {
+                    for color in Color::BOTH {
+                        let piece = Piece::new(color, kind);
+                        let flipped = Piece::new(color.opponent(), kind);
+                        let i = set.index(Color::Red, g, piece, target);
+                        assert_eq!(
+                            i,
+                            set.index(Color::Black, g.flip_rank(), flipped, target.flip_rank())
+                        );
+                        let mirrored =
+                            set.index(Color::Red, g.flip_file(), piece, target.flip_file());
+                        if g.file() == 4 {
+                            // On the e-file nothing is mirrored: the mirror image lights the
+                            // file-mirrored input of the same bucket.
+                            assert_eq!(
+                                mirrored,
+                                set.index(Color::Red, g, piece, target.flip_file())
+                            );
+                        } else {
+                            // d and f: one of the two is mirrored, so both light the same input.
+                            assert_eq!(mirrored, i);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -5,9 +5,9 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `COTUONGN` |
-//! | 8 | 4 | format version, `u32` ([`FORMAT_VERSION`]) |
+//! | 8 | 4 | format version, `u32`: 1 or 2 ([`SUPPORTED_VERSIONS`]; writers emit [`FORMAT_VERSION`]) |
 //! | 12 | 4 | architecture id, `u32` ([`Architecture`]) |
-//! | 16 | 4 | feature set id, `u32` ([`FeatureSet`]) |
+//! | 16 | 4 | feature set id, `u32` ([`FeatureSet`]; version 1 allows set 1 only) |
 //! | 20 | 4 | inputs per perspective, `u32` (must equal the feature set's) |
 //! | 24 | 4 | hidden size H per perspective, `u32` (a multiple of [`HIDDEN_MULTIPLE`]) |
 //! | 28 | 4 | output bucket scheme id, `u32` ([`OutputBuckets`]) |
@@ -17,12 +17,18 @@
 //! | 44 | 4 | eval scale, `i32`: engine units per unit of the float output |
 //! | 48 | 8 | weights hash, `u64`: FNV-1a 64 of every byte after the description |
 //! | 56 | 4 | description length D, `u32` |
-//! | 60 | D | description, UTF-8 (for example the training command, data and seed) |
-//! | 60+D | | weights, in this order: |
+//! | 60 | 4 | version 2 only: king buckets K, `u32` ([`FeatureSet::king_buckets`]: 1 for set 1, 6 for set 2) |
+//! | 64 | 4 | version 2 only: feature flags, `u32`: bit 0 = files mirrored while the own general is right of the centre ([`FeatureSet::mirrored`]); other bits 0 |
+//! | F | D | description, UTF-8 (for example the training command, data and seed); F = 60 in version 1, 68 in version 2 |
+//! | F+D | | weights, in this order: |
 //! | | 2·I·H | feature weights, `i16`, feature-major: the H values of input 0, then input 1, ... |
 //! | | 2·H | feature biases, `i16` |
 //! | | 2·B·2H | output weights, `i16`, bucket-major; in each bucket the first H multiply the side to move's activations, the next H the other side's |
 //! | | 4·B | output biases, `i32` |
+//!
+//! Version 2 adds the feature set's parameters (K and the flags) so that a reader can tell the
+//! shape of the inputs without knowing the set id; the loader requires them to match the set's
+//! own. Version 1 files (no parameters, set 1 only) still load, unchanged in meaning.
 //!
 //! The file ends exactly after the output biases. The evaluation a net computes, in float terms,
 //! with `a(x)` its activation ([`Architecture`]):
@@ -42,10 +48,17 @@ use std::fmt;
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"COTUONGN";
-/// The format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
-/// Bytes before the description.
-pub const FIXED_HEADER_BYTES: usize = 60;
+/// The format version this build writes.
+pub const FORMAT_VERSION: u32 = 2;
+/// Every format version this build reads.
+pub const SUPPORTED_VERSIONS: [u32; 2] = [1, 2];
+/// Bytes before the description in a version-1 file.
+pub const FIXED_HEADER_BYTES_V1: usize = 60;
+/// Bytes before the description in a version-2 file.
+pub const FIXED_HEADER_BYTES: usize = 68;
+/// Bit 0 of the version-2 feature flags: files mirrored while the own general is right of the
+/// centre.
+pub const FLAG_MIRRORED: u32 = 1;
 /// Hidden sizes must be a multiple of this (the widest SIMD register holds 32 `i16`).
 pub const HIDDEN_MULTIPLE: usize = 32;
 /// The largest hidden size the format accepts (a sanity bound against corrupt headers).
@@ -147,6 +160,17 @@ pub enum NetError {
     UnknownArchitecture(u32),
     /// A feature set id this build does not know.
     UnknownFeatureSet(u32),
+    /// A feature set a version-1 file cannot hold (version 1 knows set 1 only).
+    FeatureSetNeedsVersion2(FeatureSet),
+    /// Version-2 feature parameters that differ from the named feature set's.
+    FeatureParameterMismatch {
+        /// The feature set named in the header.
+        features: FeatureSet,
+        /// King buckets in the header.
+        king_buckets: u32,
+        /// Feature flags in the header.
+        flags: u32,
+    },
     /// The input count does not match the feature set's.
     InputCountMismatch {
         /// The feature set named in the header.
@@ -207,12 +231,34 @@ impl fmt::Display for NetError {
                 "truncated at byte {len}: the {field} needs {needed} bytes"
             ),
             NetError::BadMagic => write!(f, "not a Cotuong net file (bad magic)"),
-            NetError::UnsupportedVersion(v) => write!(
-                f,
-                "net format version {v} but this binary reads version {FORMAT_VERSION}"
-            ),
+            NetError::UnsupportedVersion(v) => {
+                let supported: Vec<String> =
+                    SUPPORTED_VERSIONS.iter().map(|v| v.to_string()).collect();
+                write!(
+                    f,
+                    "net format version {v} but this binary reads versions {}",
+                    supported.join(", ")
+                )
+            }
             NetError::UnknownArchitecture(id) => write!(f, "unknown architecture id {id}"),
             NetError::UnknownFeatureSet(id) => write!(f, "unknown feature set id {id}"),
+            NetError::FeatureSetNeedsVersion2(features) => write!(
+                f,
+                "feature set {} (id {}) in a version-1 file, which holds set 1 only",
+                features.name(),
+                features.id()
+            ),
+            NetError::FeatureParameterMismatch {
+                features,
+                king_buckets,
+                flags,
+            } => write!(
+                f,
+                "feature parameters {king_buckets} king buckets, flags {flags:#x} but feature set {} has {} king buckets, flags {:#x}",
+                features.name(),
+                features.king_buckets(),
+                feature_flags(*features)
+            ),
             NetError::InputCountMismatch {
                 features,
                 expected,
@@ -265,6 +311,15 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// The version-2 feature flags of `features`.
+pub const fn feature_flags(features: FeatureSet) -> u32 {
+    if features.mirrored() {
+        FLAG_MIRRORED
+    } else {
+        0
+    }
 }
 
 impl NetHeader {
@@ -402,7 +457,7 @@ impl NetFile {
             return Err(NetError::BadMagic);
         }
         let version = r.u32("format version")?;
-        if version != FORMAT_VERSION {
+        if !SUPPORTED_VERSIONS.contains(&version) {
             return Err(NetError::UnsupportedVersion(version));
         }
         let arch_id = r.u32("architecture id")?;
@@ -411,6 +466,9 @@ impl NetFile {
         let feature_id = r.u32("feature set id")?;
         let features =
             FeatureSet::from_id(feature_id).ok_or(NetError::UnknownFeatureSet(feature_id))?;
+        if version == 1 && features != FeatureSet::PieceSquare {
+            return Err(NetError::FeatureSetNeedsVersion2(features));
+        }
         let inputs = r.u32("input count")? as usize;
         if inputs != features.inputs() {
             return Err(NetError::InputCountMismatch {
@@ -431,6 +489,18 @@ impl NetFile {
         let description_len = r.u32("description length")? as usize;
         if description_len > MAX_DESCRIPTION_BYTES {
             return Err(NetError::BadDescription);
+        }
+        if version >= 2 {
+            let king_buckets = r.u32("king bucket count")?;
+            let flags = r.u32("feature flags")?;
+            if king_buckets as usize != features.king_buckets() || flags != feature_flags(features)
+            {
+                return Err(NetError::FeatureParameterMismatch {
+                    features,
+                    king_buckets,
+                    flags,
+                });
+            }
         }
         let description = std::str::from_utf8(r.take(description_len, "description")?)
             .map_err(|_| NetError::BadDescription)?
@@ -501,14 +571,28 @@ impl NetFile {
         fnv1a64(&self.weight_bytes())
     }
 
-    /// The file's bytes.
+    /// The file's bytes, in the current format version ([`FORMAT_VERSION`]).
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.write(FORMAT_VERSION)
+    }
+
+    /// The file's bytes in format version 1, which holds [`FeatureSet::PieceSquare`] nets only
+    /// (for readers that predate version 2).
+    pub fn to_bytes_v1(&self) -> Result<Vec<u8>, NetError> {
+        if self.header.features != FeatureSet::PieceSquare {
+            return Err(NetError::FeatureSetNeedsVersion2(self.header.features));
+        }
+        Ok(self.write(1))
+    }
+
+    /// The file's bytes in format `version` (1 or 2; version 1 for piece-square nets only).
+    fn write(&self, version: u32) -> Vec<u8> {
         let h = &self.header;
         let weights = self.weight_bytes();
         let mut out = Vec::with_capacity(FIXED_HEADER_BYTES + h.description.len() + weights.len());
         out.extend_from_slice(&MAGIC);
         for v in [
-            FORMAT_VERSION,
+            version,
             h.architecture.id(),
             h.features.id(),
             h.features.inputs() as u32,
@@ -523,6 +607,10 @@ impl NetFile {
         }
         out.extend_from_slice(&fnv1a64(&weights).to_le_bytes());
         out.extend_from_slice(&(h.description.len() as u32).to_le_bytes());
+        if version >= 2 {
+            out.extend_from_slice(&(h.features.king_buckets() as u32).to_le_bytes());
+            out.extend_from_slice(&feature_flags(h.features).to_le_bytes());
+        }
         out.extend_from_slice(h.description.as_bytes());
         out.extend_from_slice(&weights);
         out
@@ -622,6 +710,68 @@ mod tests {
                 })
                 .collect();
             assert!(NetFile::parse(&bytes).is_err());
+        }
+    }
+
+    #[test]
+    fn version_1_files_round_trip_and_mean_the_same() {
+        let net = small_net();
+        let v1 = net.to_bytes_v1().unwrap();
+        assert_eq!(v1.len() + 8, net.to_bytes().len());
+        assert_eq!(u32::from_le_bytes([v1[8], v1[9], v1[10], v1[11]]), 1);
+        assert_eq!(NetFile::parse(&v1).unwrap(), net);
+        // The weights are hashed alike in both versions.
+        assert_eq!(v1[48..56], net.to_bytes()[48..56]);
+    }
+
+    #[test]
+    fn king_bucket_nets_round_trip_in_version_2_only() {
+        let mut header = small_net().header;
+        header.features = FeatureSet::KingBuckets;
+        let fw = (0..header.feature_weight_count())
+            .map(|i| (i % 7) as i16 - 3)
+            .collect();
+        let ow = vec![1; header.output_weight_count()];
+        let net = NetFile::new(header, fw, vec![0; 32], ow, vec![0, 0]).unwrap();
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[60..68], &[6, 0, 0, 0, 1, 0, 0, 0]);
+        assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+        assert_eq!(
+            net.to_bytes_v1(),
+            Err(NetError::FeatureSetNeedsVersion2(FeatureSet::KingBuckets))
+        );
+        // A version-1 header naming set 2.
+        let mut b = bytes.clone();
+        b[8] = 1;
+        assert_eq!(
+            NetFile::parse(&b),
+            Err(NetError::FeatureSetNeedsVersion2(FeatureSet::KingBuckets))
+        );
+        // Parameters that disagree with the set.
+        for (at, value) in [(60, 5u8), (64, 0), (64, 3)] {
+            let mut b = bytes.clone();
+            b[at] = value;
+            assert!(
+                matches!(
+                    NetFile::parse(&b),
+                    Err(NetError::FeatureParameterMismatch { .. })
+                ),
+                "byte {at} = {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_versions_name_the_supported_ones() {
+        let mut b = small_net().to_bytes();
+        for v in [0u32, 3, 77] {
+            b[8..12].copy_from_slice(&v.to_le_bytes());
+            let err = NetFile::parse(&b).unwrap_err();
+            assert_eq!(err, NetError::UnsupportedVersion(v));
+            assert_eq!(
+                err.to_string(),
+                format!("net format version {v} but this binary reads versions 1, 2")
+            );
         }
     }
 

@@ -6,6 +6,7 @@
 //! - [`format`]: the net file format (header, weights, validation, typed errors).
 //! - [`network`]: how a net is loaded: a parsed file checked and laid out for inference.
 //! - [`accumulator`]: the per-worker accumulator stack the search pushes and pops, and evaluation.
+//! - [`finny`]: the accumulator cache that makes refreshes (king-bucket changes) cheap.
 //! - [`simd`]: the vector kernels (portable, AVX2, AVX-512), chosen at run time.
 //! - [`reference`]: the float evaluation the quantised one is tested against.
 //! - [`random_net`]: deterministic pseudo-random nets for tests and benchmarks.
@@ -20,6 +21,7 @@
 
 pub mod accumulator;
 pub mod features;
+pub mod finny;
 pub mod format;
 pub mod network;
 pub mod random_net;
@@ -27,5 +29,6 @@ pub mod reference;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
+pub use finny::FinnyTable;
 pub use network::{LoadError, Network, EVAL_LIMIT};
 pub use simd::Simd;

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Hidden sizes (per perspective) this binary runs. The kernels take any multiple of 32; the set
 /// is kept to the sizes that are tested and benchmarked.
-pub const SUPPORTED_HIDDEN: [usize; 2] = [256, 512];
+pub const SUPPORTED_HIDDEN: [usize; 3] = [256, 512, 1024];
 
 /// Evaluations are clamped to `±EVAL_LIMIT` engine units: far from any mate or rule-win score
 /// of the search, whatever a net outputs.
@@ -326,6 +326,11 @@ impl Network {
     /// Blocks per accumulator (`H / 32`).
     pub(crate) fn blocks(&self) -> usize {
         self.hidden / BLOCK_LANES
+    }
+
+    /// The feature biases (`H / 32` blocks): an accumulator with no input active.
+    pub(crate) fn feature_biases(&self) -> &[Block] {
+        &self.feature_biases
     }
 
     /// The weight row of input `index` (which the feature set keeps below its input count).

@@ -50,6 +50,8 @@ pub const EVAL_SCALE: i32 = 400;
 /// The shape and regime of a synthetic net.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
+    /// Input features.
+    pub features: FeatureSet,
     /// Activation.
     pub architecture: Architecture,
     /// Hidden units per perspective.
@@ -61,9 +63,10 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// A typical-regime SCReLU net of `hidden` units with 8 material buckets.
+    /// A typical-regime SCReLU piece-square net of `hidden` units with 8 material buckets.
     pub fn screlu(hidden: usize) -> Spec {
         Spec {
+            features: FeatureSet::PieceSquare,
             architecture: Architecture::PerspectiveScrelu,
             hidden,
             buckets: OutputBuckets::PieceCount(8),
@@ -71,10 +74,19 @@ impl Spec {
         }
     }
 
+    /// A typical-regime SCReLU king-bucket net ([`FeatureSet::KingBuckets`]) of `hidden` units
+    /// with 8 material buckets.
+    pub fn king_buckets(hidden: usize) -> Spec {
+        Spec {
+            features: FeatureSet::KingBuckets,
+            ..Spec::screlu(hidden)
+        }
+    }
+
     /// The net file for this spec and `seed`.
     pub fn build(&self, seed: u64) -> NetFile {
         let mut rng = Rng::new(seed);
-        let features = FeatureSet::PieceSquare;
+        let features = self.features;
         let header = NetHeader {
             architecture: self.architecture,
             features,
@@ -84,8 +96,12 @@ impl Spec {
             qb: QB,
             eval_scale: EVAL_SCALE,
             description: format!(
-                "synthetic {} hidden {} buckets {} {} seed {seed}",
+                "synthetic {}{} hidden {} buckets {} {} seed {seed}",
                 self.architecture.name(),
+                match features {
+                    FeatureSet::PieceSquare => String::new(),
+                    other => format!(", {}", other.name()),
+                },
                 self.hidden,
                 self.buckets.count(),
                 if self.extreme { "extreme" } else { "typical" },

@@ -46,14 +46,14 @@ fn truncated_files_say_where() {
 
 #[test]
 fn a_hidden_size_this_binary_does_not_run_is_named() {
-    let spec = Spec::screlu(1024);
+    let spec = Spec::screlu(2048);
     let err = Network::from_bytes(&spec.build(1).to_bytes()).unwrap_err();
-    assert_eq!(err, LoadError::UnsupportedHidden(1024));
+    assert_eq!(err, LoadError::UnsupportedHidden(2048));
     assert_eq!(
         err.to_string(),
-        "hidden size 1024 but this binary supports 256, 512"
+        "hidden size 2048 but this binary supports 256, 512, 1024"
     );
-    assert!(!SUPPORTED_HIDDEN.contains(&1024));
+    assert!(!SUPPORTED_HIDDEN.contains(&2048));
     for h in SUPPORTED_HIDDEN {
         assert!(Network::from_bytes(&Spec::screlu(h).build(1).to_bytes()).is_ok());
     }

@@ -25,6 +25,20 @@ fn specs() -> Vec<Spec> {
                 });
             }
         }
+        // Hidden 1024 and the king-bucket set, at the bounds and typical.
+        for (spec, extreme) in [
+            (Spec::screlu(1024), true),
+            (Spec::king_buckets(256), false),
+            (Spec::king_buckets(512), true),
+            (Spec::king_buckets(1024), false),
+            (Spec::king_buckets(1024), true),
+        ] {
+            out.push(Spec {
+                architecture,
+                extreme,
+                ..spec
+            });
+        }
     }
     out
 }

@@ -76,6 +76,27 @@ pub fn add_assign(dst: &mut [Block], add: &[Block]) {
     }
 }
 
+#[target_feature(enable = "avx2")]
+pub fn sub_assign(dst: &mut [Block], sub: &[Block]) {
+    for (d, b) in dst.iter_mut().zip(sub) {
+        let (s, b) = (load(d), load(b));
+        store(
+            d,
+            [_mm256_sub_epi16(s[0], b[0]), _mm256_sub_epi16(s[1], b[1])],
+        );
+    }
+}
+
+#[target_feature(enable = "avx2")]
+pub fn add_sub_assign(dst: &mut [Block], add: &[Block], sub: &[Block]) {
+    for ((d, a), b) in dst.iter_mut().zip(add).zip(sub) {
+        let (s, a, b) = (load(d), load(a), load(b));
+        let r0 = _mm256_sub_epi16(_mm256_add_epi16(s[0], a[0]), b[0]);
+        let r1 = _mm256_sub_epi16(_mm256_add_epi16(s[1], a[1]), b[1]);
+        store(d, [r0, r1]);
+    }
+}
+
 /// Output dot product over `v = clamp(acc, 0, qa)`. SCReLU (`SQUARE`): `v · w` in `i16` (exact
 /// by the loader's bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w`
 /// into `i32` lanes. CReLU: `madd(v, w)` sums pairs of `v · w`.

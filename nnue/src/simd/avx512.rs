@@ -64,6 +64,22 @@ pub fn add_assign(dst: &mut [Block], add: &[Block]) {
     }
 }
 
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn sub_assign(dst: &mut [Block], sub: &[Block]) {
+    for (d, b) in dst.iter_mut().zip(sub) {
+        let r = _mm512_sub_epi16(load(d), load(b));
+        store(d, r);
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn add_sub_assign(dst: &mut [Block], add: &[Block], sub: &[Block]) {
+    for ((d, a), b) in dst.iter_mut().zip(add).zip(sub) {
+        let r = _mm512_sub_epi16(_mm512_add_epi16(load(d), load(a)), load(b));
+        store(d, r);
+    }
+}
+
 /// Output dot product over `v = clamp(acc, 0, qa)`. SCReLU (`SQUARE`): `v · w` in `i16` (exact
 /// by the loader's bound `qa · |w| <= i16::MAX`), then `madd` with `v` sums pairs of `v² · w`
 /// into `i32` lanes. CReLU: `madd(v, w)` sums pairs of `v · w`.

@@ -173,6 +173,36 @@ impl Simd {
         }
     }
 
+    /// `dst -= sub`, lane by lane, wrapping (a piece removed in an accumulator cache update).
+    #[inline]
+    pub fn sub_assign(self, dst: &mut [Block], sub: &[Block]) {
+        debug_assert!(sub.len() == dst.len());
+        match self.0 {
+            Level::Portable => portable::sub_assign(dst, sub),
+            // SAFETY: `Level::Avx2` is only built after AVX2 was detected (see `add_sub`).
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => unsafe { avx2::sub_assign(dst, sub) },
+            // SAFETY: `Level::Avx512` is only built after AVX-512F and AVX-512BW were detected.
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => unsafe { avx512::sub_assign(dst, sub) },
+        }
+    }
+
+    /// `dst += add - sub`, lane by lane, wrapping (one piece added and one removed in place).
+    #[inline]
+    pub fn add_sub_assign(self, dst: &mut [Block], add: &[Block], sub: &[Block]) {
+        debug_assert!(add.len() == dst.len() && sub.len() == dst.len());
+        match self.0 {
+            Level::Portable => portable::add_sub_assign(dst, add, sub),
+            // SAFETY: `Level::Avx2` is only built after AVX2 was detected (see `add_sub`).
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => unsafe { avx2::add_sub_assign(dst, add, sub) },
+            // SAFETY: `Level::Avx512` is only built after AVX-512F and AVX-512BW were detected.
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => unsafe { avx512::add_sub_assign(dst, add, sub) },
+        }
+    }
+
     /// `Σ clamp(acc, 0, qa)² · w` over all lanes, exactly, provided every `clamp(acc, 0, qa) · w`
     /// fits an `i16` and the partial sums fit the `i32` lanes (the net loader checks both).
     #[inline]
@@ -250,7 +280,7 @@ mod tests {
     #[test]
     fn every_path_matches_the_portable_kernels_bit_for_bit_at_the_extremes() {
         let mut state = 7;
-        for blocks in [1, 8, 16] {
+        for blocks in [1, 8, 16, 32] {
             // Accumulator updates wrap: full-range values exercise the wrap-around.
             let src = random_blocks(&mut state, blocks, i16::MIN, i16::MAX);
             let add = random_blocks(&mut state, blocks, i16::MIN, i16::MAX);
@@ -270,6 +300,11 @@ mod tests {
             p.add_sub2(&mut want2, &src, &add, &s1, &s2);
             let mut want3 = src.clone();
             p.add_assign(&mut want3, &add);
+            let mut want4 = src.clone();
+            p.sub_assign(&mut want4, &s1);
+            let mut want5 = src.clone();
+            p.add_sub_assign(&mut want5, &add, &s1);
+            assert_eq!(want5, want);
             for s in Simd::available() {
                 let mut got = vec![Block::ZERO; blocks];
                 s.add_sub(&mut got, &src, &add, &s1);
@@ -280,6 +315,12 @@ mod tests {
                 let mut got3 = src.clone();
                 s.add_assign(&mut got3, &add);
                 assert_eq!(got3, want3, "{} add_assign", s.name());
+                let mut got4 = src.clone();
+                s.sub_assign(&mut got4, &s1);
+                assert_eq!(got4, want4, "{} sub_assign", s.name());
+                let mut got5 = src.clone();
+                s.add_sub_assign(&mut got5, &add, &s1);
+                assert_eq!(got5, want5, "{} add_sub_assign", s.name());
                 for (a, w) in [(&acc, &w), (&max_acc, &max_w), (&max_acc, &min_w)] {
                     assert_eq!(s.screlu_dot(a, w, 255), p.screlu_dot(a, w, 255));
                     assert_eq!(s.crelu_dot(a, &src, 255), p.crelu_dot(a, &src, 255));

@@ -31,6 +31,22 @@ pub fn add_assign(dst: &mut [Block], add: &[Block]) {
     }
 }
 
+pub fn sub_assign(dst: &mut [Block], sub: &[Block]) {
+    for (d, b) in dst.iter_mut().zip(sub) {
+        for k in 0..BLOCK_LANES {
+            d.0[k] = d.0[k].wrapping_sub(b.0[k]);
+        }
+    }
+}
+
+pub fn add_sub_assign(dst: &mut [Block], add: &[Block], sub: &[Block]) {
+    for ((d, a), b) in dst.iter_mut().zip(add).zip(sub) {
+        for k in 0..BLOCK_LANES {
+            d.0[k] = d.0[k].wrapping_add(a.0[k]).wrapping_sub(b.0[k]);
+        }
+    }
+}
+
 /// Lanes of the portable dot products: pairs of products are summed into 16 `i32` lanes, the
 /// shape of SSE2's `pmaddwd` (measured fastest of the plain-Rust forms tried on the x86-64
 /// baseline).

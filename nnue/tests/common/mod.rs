@@ -110,3 +110,110 @@ pub fn colour_flip(pos: &Position) -> Position {
     let side = if side == "w" { "b" } else { "w" };
     Position::from_fen(&format!("{} {side} - - 0 1", flipped.join("/"))).unwrap()
 }
+
+/// Composed positions with few pieces, where the generals have room to move: walks from them
+/// change king buckets and cross the mirror line often.
+pub const ENDGAMES: [&str; 5] = [
+    "3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1",
+    "4k4/9/9/9/2r6/9/6R2/9/9/3K5 w - - 0 1",
+    "5k3/9/4c4/9/9/9/9/4C4/9/3K5 w - - 0 1",
+    "3ak4/9/9/4p4/9/9/P1P6/9/9/5K3 w - - 0 1",
+    "4k4/4a4/3ab4/9/2h6/6H2/9/3AB4/4A4/4K4 w - - 0 1",
+];
+
+/// Like [`random_walk`] but from `start`, choosing a general move one time in `general_bias`
+/// of 256 when one is legal, so the generals walk around their palaces.
+pub fn general_walk(
+    start: &Position,
+    seed: u64,
+    steps: usize,
+    general_bias: u64,
+    max_depth: usize,
+    mut visit: impl FnMut(&Position, &Step),
+) {
+    use engine_core::PieceKind;
+    let mut rng = Rng::new(seed);
+    let mut pos = start.clone();
+    let mut played: Vec<Step> = Vec::new();
+    for _ in 0..steps {
+        let roll = rng.below(256);
+        let step = if !played.is_empty() && (roll < 48 || played.len() >= max_depth) {
+            match played.pop() {
+                Some(Step::Move(mv, undo)) => pos.unmake_move(mv, undo),
+                Some(Step::Null(undo)) => pos.unmake_null(undo),
+                _ => unreachable!(),
+            }
+            Step::Pop
+        } else if roll < 72 && !pos.in_check() && !matches!(played.last(), Some(Step::Null(_))) {
+            let s = Step::Null(pos.make_null());
+            played.push(s);
+            s
+        } else {
+            let moves = pos.legal_moves();
+            let generals: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::General))
+                .collect();
+            let pool = if !generals.is_empty() && rng.below(256) < general_bias {
+                generals
+            } else {
+                moves.iter().copied().collect()
+            };
+            if pool.is_empty() {
+                match played.pop() {
+                    Some(Step::Move(mv, undo)) => pos.unmake_move(mv, undo),
+                    Some(Step::Null(undo)) => pos.unmake_null(undo),
+                    _ => return,
+                }
+                Step::Pop
+            } else {
+                let mv = pool[rng.below(pool.len() as u64) as usize];
+                let s = Step::Move(mv, pos.make_move(mv));
+                played.push(s);
+                s
+            }
+        };
+        visit(&pos, &step);
+    }
+}
+
+/// The mirror image of `pos`: files reversed (a <-> i), same colours and side to move.
+pub fn file_mirror(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap();
+    let mirrored: Vec<String> = board
+        .split('/')
+        .map(|rank| {
+            let mut cells = Vec::new();
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(n) => cells.extend(std::iter::repeat_n(None, n as usize)),
+                    None => cells.push(Some(c)),
+                }
+            }
+            cells.reverse();
+            let mut out = String::new();
+            let mut empty = 0;
+            for cell in cells {
+                match cell {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    Position::from_fen(&format!("{} {side} - - 0 1", mirrored.join("/"))).unwrap()
+}

@@ -117,8 +117,9 @@ pub struct Args {
     #[arg(short, long, default_value = "net.nnue")]
     pub output: PathBuf,
 
-    /// Input feature set (its input count sizes the first layer; stored in the net file). This
-    /// build has one: piece-square (1260 inputs).
+    /// Input feature set (its input count sizes the first layer; stored in the net file):
+    /// piece-square (1260 inputs) or king-bucket (6 palace buckets of the own general, f-file
+    /// mirrored: 7560 inputs).
     #[arg(long, default_value = "piece-square", value_parser = parse_features)]
     pub features: FeatureSet,
 
