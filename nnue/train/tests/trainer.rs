@@ -92,7 +92,7 @@ fn reference_loss(
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
     let mut total = 0.0;
     for p in positions {
-        let (stm, other) = p.features(FeatureSet::PieceSquare);
+        let (stm, other) = p.features(net.features());
         let b = p.bucket();
         let mut out = params[ob + b];
         for (half, active) in [(0, &stm), (1, &other)] {
@@ -119,7 +119,7 @@ fn accumulators(params: &[f64], net: &Network, positions: &[PackedPosition]) -> 
     let fb = layout.range(ParamGroup::FeatureBiases).start;
     let mut out = Vec::new();
     for p in positions {
-        let (stm, other) = p.features(FeatureSet::PieceSquare);
+        let (stm, other) = p.features(net.features());
         for active in [&stm, &other] {
             for j in 0..h {
                 out.push(
@@ -135,7 +135,7 @@ fn accumulators(params: &[f64], net: &Network, positions: &[PackedPosition]) -> 
     out
 }
 
-fn check_gradient(activation: Activation) {
+fn check_gradient(activation: Activation, features: FeatureSet) {
     let buckets = OutputBuckets::PieceCount(3);
     let games: Vec<Game> = (40..46)
         .map(|s| synthetic_games::random_game(s, 160))
@@ -149,7 +149,7 @@ fn check_gradient(activation: Activation) {
         used_buckets.len() >= 2,
         "the sample should use several buckets"
     );
-    let mut net = Network::new(32, buckets, activation, 7);
+    let mut net = Network::with_features(features, 32, buckets, activation, 7);
     // Biases spread the accumulators over both clip points, so all three activation regions
     // (below 0, inside, above 1) are exercised.
     let fb = net.layout().range(ParamGroup::FeatureBiases);
@@ -185,7 +185,7 @@ fn check_gradient(activation: Activation) {
 
     let mut active_rows = std::collections::BTreeSet::new();
     for p in &positions {
-        let (a, b) = p.features(FeatureSet::PieceSquare);
+        let (a, b) = p.features(net.features());
         active_rows.extend(a.iter().chain(b.iter()).map(|&i| usize::from(i)));
     }
     let h = net.hidden();
@@ -221,12 +221,17 @@ fn check_gradient(activation: Activation) {
 
 #[test]
 fn screlu_gradients_match_finite_differences_in_every_parameter_group() {
-    check_gradient(Activation::Screlu);
+    check_gradient(Activation::Screlu, FeatureSet::PieceSquare);
+}
+
+#[test]
+fn king_bucket_gradients_match_finite_differences_in_every_parameter_group() {
+    check_gradient(Activation::Screlu, FeatureSet::KingBuckets);
 }
 
 #[test]
 fn crelu_gradients_match_finite_differences_in_every_parameter_group() {
-    check_gradient(Activation::Crelu);
+    check_gradient(Activation::Crelu, FeatureSet::PieceSquare);
 }
 
 #[test]
@@ -604,14 +609,20 @@ fn float_eval_and_bound(net: &Network, file: &NetFile, pos: &Position, k: f64) -
 fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
     let dir = TempDir::new("export");
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-8.xqg");
-    for activation in ["screlu", "crelu"] {
-        let out = dir.path(&format!("{activation}.nnue"));
+    for (activation, features) in [
+        ("screlu", "piece-square"),
+        ("crelu", "piece-square"),
+        ("screlu", "king-bucket"),
+    ] {
+        let out = dir.path(&format!("{activation}-{features}.nnue"));
         let a = small_run_args(
             &committed,
             &out,
             &[
                 "--activation",
                 activation,
+                "--features",
+                features,
                 "--epochs",
                 "4",
                 "--validation",
@@ -636,6 +647,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         assert!(file.header.description.contains("K given, eval scale 410"));
         assert!(file.header.description.contains("fnv1a64"));
         assert_eq!(file.weights_hash(), report.net_hash);
+        assert_eq!(file.header.features, a.features);
         assert!(file
             .feature_weights
             .iter()
@@ -664,7 +676,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
                 // 1e-6 engine units of slack for the f64 arithmetic itself.
                 assert!(
                     diff <= bound + 1e-6,
-                    "{activation} {}: quantised {quantised}, float {float}, bound {bound}",
+                    "{activation} {features} {}: quantised {quantised}, float {float}, bound {bound}",
                     p.position.to_fen()
                 );
                 worst = worst.max(diff);
@@ -674,7 +686,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         }
         assert!(count > 1000);
         eprintln!(
-            "{activation}: |quantised - float| mean {:.3}, worst {worst:.3} engine units over {count} positions",
+            "{activation} {features}: |quantised - float| mean {:.3}, worst {worst:.3} engine units over {count} positions",
             sum / count as f64
         );
     }

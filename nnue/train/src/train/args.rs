@@ -446,7 +446,8 @@ mod tests {
         assert!(Args::parse_from(["d", "--validation", "1"]).is_err());
         assert!(Args::parse_from(["d", "--k", "0"]).is_err());
         assert!(Args::parse_from(Vec::<String>::new()).is_err());
-        assert!(Args::parse_from(["d", "--features", "king-bucket"]).is_err());
+        assert!(Args::parse_from(["d", "--features", "king"]).is_err());
+        assert!(Args::parse_from(["d", "--features", "3"]).is_err());
         assert!(Args::parse_from(["d", "--chunk", "0"]).is_err());
         // A fixed validation file replaces the fraction; both at once are refused.
         assert!(Args::parse_from(["d", "--validation", "0.1", "--validation-file", "v"]).is_err());
@@ -461,6 +462,11 @@ mod tests {
         assert_eq!(a.validation_fraction(), 0.02);
         let by_id = Args::parse_from(["d", "--features", "1"]).unwrap();
         assert_eq!(by_id.features, FeatureSet::PieceSquare);
+        let king = Args::parse_from(["d", "--features", "king-bucket"]).unwrap();
+        assert_eq!(king.features, FeatureSet::KingBuckets);
+        assert!(king.command_line().contains(" --features king-bucket "));
+        let king_by_id = Args::parse_from(["d", "--features", "2"]).unwrap();
+        assert_eq!(king_by_id.features, FeatureSet::KingBuckets);
         let s = Args::parse_from([
             "d",
             "--stream",
