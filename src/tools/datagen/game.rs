@@ -26,6 +26,10 @@ pub trait Player {
     /// The best `lines` moves of the current position of `game`, best first, with their
     /// scores. Non-empty whenever the position has a legal move.
     fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove>;
+
+    /// Nodes searched so far, over all games (0 for players that do not count them): what the
+    /// summary divides the positions by.
+    fn nodes(&self) -> u64;
 }
 
 /// A finished game as the data file stores it.
@@ -39,6 +43,21 @@ pub struct PlayedGame {
     pub result: GameResult,
     /// Why the game ended.
     pub termination: Termination,
+    /// What the game cost and where (not recorded in the file).
+    pub cost: GameCost,
+}
+
+/// Where a game's search effort went, for the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCost {
+    /// Nodes of the opening: the random plies (MultiPV), the balance checks, and the openings
+    /// replaced for their score.
+    pub opening_nodes: u64,
+    /// Nodes of the recorded plies.
+    pub recorded_nodes: u64,
+    /// In a game played out although adjudication was on, the recorded plies after the one at
+    /// which adjudication would have ended it (0 otherwise).
+    pub past_adjudication: usize,
 }
 
 /// How games are played.
@@ -77,9 +96,13 @@ pub fn play_game(
     abort: &dyn Fn() -> bool,
 ) -> Option<PlayedGame> {
     player.new_game();
+    let nodes_before = player.nodes();
     let mut game = opening(config, rng, player);
+    let opening_nodes = player.nodes() - nodes_before;
     let adjudicate_this_game =
         config.adjudication.is_some() && rng.unit_f64() >= config.play_out_fraction;
+    // The ply count at which adjudication would have ended a game that is played out.
+    let mut would_end_at: Option<usize> = None;
     let start = game.position().clone();
     let first_mover = start.side_to_move();
     let mut plies: Vec<ScoredMove> = Vec::new();
@@ -100,7 +123,13 @@ pub fn play_game(
         if let Some(verdict) = game.verdict(&config.rules) {
             break (verdict.result, Termination::from(verdict.rule));
         }
-        if let (true, Some(a)) = (adjudicate_this_game, &config.adjudication) {
+        if let Some(a) = &config.adjudication {
+            if !adjudicate_this_game {
+                if would_end_at.is_none() && a.judge(&scores, first_mover).is_some() {
+                    would_end_at = Some(plies.len());
+                }
+                continue;
+            }
             match a.judge(&scores, first_mover) {
                 Some(GameResult::Draw) => break (GameResult::Draw, Termination::AdjudicatedDraw),
                 Some(win) => break (win, Termination::AdjudicatedWin),
@@ -108,11 +137,17 @@ pub fn play_game(
             }
         }
     };
+    let cost = GameCost {
+        opening_nodes,
+        recorded_nodes: player.nodes() - nodes_before - opening_nodes,
+        past_adjudication: would_end_at.map_or(0, |n| plies.len() - n),
+    };
     Some(PlayedGame {
         start,
         plies,
         result,
         termination,
+        cost,
     })
 }
 
@@ -201,6 +236,10 @@ pub(crate) mod tests {
             scored.sort_by_key(|s| std::cmp::Reverse(s.score));
             scored.truncate(lines);
             scored
+        }
+
+        fn nodes(&self) -> u64 {
+            0
         }
     }
 
