@@ -320,6 +320,34 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_played_out_game_counts_the_plies_after_adjudication_would_have_ended_it() {
+        let judged = config();
+        let mut played_out = config();
+        played_out.play_out_fraction = 1.0;
+        let mut adjudicated = 0;
+        for i in 0..8 {
+            let (a, b) = (play(&judged, 3, i), play(&played_out, 3, i));
+            assert_eq!(a.cost.past_adjudication, 0);
+            assert!(!matches!(
+                b.termination,
+                Termination::AdjudicatedWin | Termination::AdjudicatedDraw
+            ));
+            // The same game up to adjudication's verdict, which the played-out one goes past.
+            if matches!(
+                a.termination,
+                Termination::AdjudicatedWin | Termination::AdjudicatedDraw
+            ) {
+                adjudicated += 1;
+                assert_eq!(b.plies.len() - b.cost.past_adjudication, a.plies.len());
+                assert_eq!(b.plies[..a.plies.len()], a.plies[..]);
+            } else {
+                assert_eq!(b.cost.past_adjudication, 0);
+            }
+        }
+        assert!(adjudicated > 0, "some games are adjudicated");
+    }
+
+    #[test]
     fn an_abort_stops_the_game() {
         let cfg = config();
         let stopped = play_game(

@@ -192,7 +192,7 @@ fn filter_positions(game: &PlayedGame) -> (FilterStats, [u64; PIECE_BANDS.len()]
         };
         let verdict = filters.check(&candidate);
         if verdict.is_ok() {
-            let pieces = position.occupied().count() as u32;
+            let pieces = position.occupied().count();
             if let Some(band) = PIECE_BANDS.iter().position(|&low| pieces >= low) {
                 by_pieces[band] += 1;
             }
@@ -217,7 +217,7 @@ fn settled_tails(game: &PlayedGame) -> (usize, usize) {
     // The scores of the plies from Red's point of view; the first ply's mover is the start's.
     let red_first = game.start.side_to_move() == engine_core::Color::Red;
     let red_view = |i: usize, score: i32| {
-        if (i % 2 == 0) == red_first {
+        if i.is_multiple_of(2) == red_first {
             score
         } else {
             -score
