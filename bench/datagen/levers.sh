@@ -23,6 +23,7 @@ CONFIGS=(
   "base-s2|2|"
   "nodes3000|1|--nodes 3000"
   "nodes3000-s2|2|--nodes 3000"
+  "base-s2-again|2|"
   "adjud-early|1|--win-score 700 --win-plies 6 --draw-score 20 --draw-plies 8 --draw-min-ply 40 --play-out 0.05"
   "suite-rp10|1|--openings $SUITE"
   "suite-rp4|1|--openings $SUITE --random-plies 4"
