@@ -338,7 +338,7 @@ fn number_before(text: &str, marker: &str) -> f64 {
 }
 
 #[test]
-fn the_summary_gives_positions_per_core_and_the_share_the_trainer_keeps() {
+fn the_summary_gives_positions_per_core_what_they_cost_and_what_the_trainer_keeps() {
     let dir = temp_dir("kept");
     let out = dir.join("games.xqg");
     let run = run_datagen(&datagen_args(&out, GAMES, SEED, &["--threads", "2"]));
@@ -368,5 +368,54 @@ fn the_summary_gives_positions_per_core_and_the_share_the_trainer_keeps() {
     // Datagen rounds to a whole per cent, the trainer to a tenth.
     let kept = number_before(line, "% kept");
     assert!((kept - share).abs() <= 0.55, "{line}\n{trained}");
+    // The filters line: the trainer's kept count, and the shares of the positions two reasons
+    // skip (the trainer gives counts).
+    let find = |prefix: &str| {
+        summary
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' line in {summary}"))
+    };
+    let filters = find("filters: ");
+    assert_eq!(
+        number_before(filters, " ("),
+        number_before(trained, " of "),
+        "{filters}\n{trained}"
+    );
+    let seen = number_before(trained, " positions (");
+    for reason in ["early ply", "capture"] {
+        let trainer_count: f64 = trained
+            .split(&format!("{reason} "))
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0.0);
+        let ours: f64 = filters
+            .split(&format!("{reason} "))
+            .nth(1)
+            .and_then(|rest| rest.split('%').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0.0);
+        assert!(
+            (ours - 100.0 * trainer_count / seen).abs() <= 0.051,
+            "{reason}: {filters}\n{trained}"
+        );
+    }
+    // Nodes: a kept position costs at least what a position does; the openings' share and the
+    // settled shares are shares.
+    let nodes = find("nodes: ");
+    let per_position = number_before(nodes, " per position");
+    let per_kept = number_before(nodes, " per kept position");
+    assert!(per_position >= 300.0 && per_kept >= per_position, "{nodes}");
+    let opening = number_before(nodes, "% of them");
+    assert!(opening > 0.0 && opening < 100.0, "{nodes}");
+    let bands = find("kept by pieces on board: ");
+    let total: f64 = bands.split(", ").map(|band| number_before(band, "%")).sum();
+    assert!((total - 100.0).abs() <= 0.25, "{bands}");
+    let settled = find("settled: ");
+    for marker in ["% of positions after", "% after", "% in played-out games"] {
+        let share = number_before(settled, marker);
+        assert!((0.0..=100.0).contains(&share), "{settled}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

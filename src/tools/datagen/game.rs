@@ -26,6 +26,10 @@ pub trait Player {
     /// The best `lines` moves of the current position of `game`, best first, with their
     /// scores. Non-empty whenever the position has a legal move.
     fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove>;
+
+    /// Nodes searched so far, over all games (0 for players that do not count them): what the
+    /// summary divides the positions by.
+    fn nodes(&self) -> u64;
 }
 
 /// A finished game as the data file stores it.
@@ -39,6 +43,21 @@ pub struct PlayedGame {
     pub result: GameResult,
     /// Why the game ended.
     pub termination: Termination,
+    /// What the game cost and where (not recorded in the file).
+    pub cost: GameCost,
+}
+
+/// Where a game's search effort went, for the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCost {
+    /// Nodes of the opening: the random plies (MultiPV), the balance checks, and the openings
+    /// replaced for their score.
+    pub opening_nodes: u64,
+    /// Nodes of the recorded plies.
+    pub recorded_nodes: u64,
+    /// In a game played out although adjudication was on, the recorded plies after the one at
+    /// which adjudication would have ended it (0 otherwise).
+    pub past_adjudication: usize,
 }
 
 /// How games are played.
@@ -77,9 +96,13 @@ pub fn play_game(
     abort: &dyn Fn() -> bool,
 ) -> Option<PlayedGame> {
     player.new_game();
+    let nodes_before = player.nodes();
     let mut game = opening(config, rng, player);
+    let opening_nodes = player.nodes() - nodes_before;
     let adjudicate_this_game =
         config.adjudication.is_some() && rng.unit_f64() >= config.play_out_fraction;
+    // The ply count at which adjudication would have ended a game that is played out.
+    let mut would_end_at: Option<usize> = None;
     let start = game.position().clone();
     let first_mover = start.side_to_move();
     let mut plies: Vec<ScoredMove> = Vec::new();
@@ -100,7 +123,13 @@ pub fn play_game(
         if let Some(verdict) = game.verdict(&config.rules) {
             break (verdict.result, Termination::from(verdict.rule));
         }
-        if let (true, Some(a)) = (adjudicate_this_game, &config.adjudication) {
+        if let Some(a) = &config.adjudication {
+            if !adjudicate_this_game {
+                if would_end_at.is_none() && a.judge(&scores, first_mover).is_some() {
+                    would_end_at = Some(plies.len());
+                }
+                continue;
+            }
             match a.judge(&scores, first_mover) {
                 Some(GameResult::Draw) => break (GameResult::Draw, Termination::AdjudicatedDraw),
                 Some(win) => break (win, Termination::AdjudicatedWin),
@@ -108,11 +137,17 @@ pub fn play_game(
             }
         }
     };
+    let cost = GameCost {
+        opening_nodes,
+        recorded_nodes: player.nodes() - nodes_before - opening_nodes,
+        past_adjudication: would_end_at.map_or(0, |n| plies.len() - n),
+    };
     Some(PlayedGame {
         start,
         plies,
         result,
         termination,
+        cost,
     })
 }
 
@@ -202,6 +237,10 @@ pub(crate) mod tests {
             scored.truncate(lines);
             scored
         }
+
+        fn nodes(&self) -> u64 {
+            0
+        }
     }
 
     pub(crate) fn config() -> GameConfig {
@@ -278,6 +317,34 @@ pub(crate) mod tests {
     fn the_record_starts_after_the_random_plies() {
         let g = play(&config(), 2, 0);
         assert_ne!(g.start.to_fen(), Position::startpos().to_fen());
+    }
+
+    #[test]
+    fn a_played_out_game_counts_the_plies_after_adjudication_would_have_ended_it() {
+        let judged = config();
+        let mut played_out = config();
+        played_out.play_out_fraction = 1.0;
+        let mut adjudicated = 0;
+        for i in 0..8 {
+            let (a, b) = (play(&judged, 3, i), play(&played_out, 3, i));
+            assert_eq!(a.cost.past_adjudication, 0);
+            assert!(!matches!(
+                b.termination,
+                Termination::AdjudicatedWin | Termination::AdjudicatedDraw
+            ));
+            // The same game up to adjudication's verdict, which the played-out one goes past.
+            if matches!(
+                a.termination,
+                Termination::AdjudicatedWin | Termination::AdjudicatedDraw
+            ) {
+                adjudicated += 1;
+                assert_eq!(b.plies.len() - b.cost.past_adjudication, a.plies.len());
+                assert_eq!(b.plies[..a.plies.len()], a.plies[..]);
+            } else {
+                assert_eq!(b.cost.past_adjudication, 0);
+            }
+        }
+        assert!(adjudicated > 0, "some games are adjudicated");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use engine_core::Position;
 use engine_core::SplitMix64;
 use game::{play_game, GameConfig, PlayedGame};
 use indicatif::ProgressBar;
-use nnue_train::data::{Filters, Ply, PlyPosition, Score};
+use nnue_train::data::{FilterStats, Filters, Ply, PlyPosition, Rejection, Score};
 use output::{OrderedWriter, RunSettings};
 use player::SearchPlayer;
 use std::collections::BTreeMap;
@@ -123,8 +123,20 @@ pub struct DatagenArgs {
 struct Tally {
     games: u64,
     positions: u64,
-    /// Positions the trainer's default filters keep (`nnue_train::data::Filters::default`).
-    kept: u64,
+    /// The trainer's default filters (`nnue_train::data::Filters::default`) on every position:
+    /// how many they keep, and why they skip the others.
+    filtered: FilterStats,
+    /// Kept positions by pieces on the board, in [`PIECE_BANDS`].
+    kept_by_pieces: [u64; PIECE_BANDS.len()],
+    /// Search nodes of the openings (random plies and balance checks) and of the recorded plies.
+    opening_nodes: u64,
+    recorded_nodes: u64,
+    /// Recorded plies of played-out games after adjudication would have ended them.
+    past_adjudication: u64,
+    /// Recorded plies at the end of games from which on every score says the game is decided
+    /// ([`DECIDED_SCORE`]), or dead drawn ([`DRAWN_SCORE`]).
+    decided_tail: u64,
+    drawn_tail: u64,
     /// Games played at once (one per core), for the rate per core.
     threads: usize,
     red_wins: u64,
@@ -137,7 +149,17 @@ impl Tally {
     fn add(&mut self, game: &PlayedGame) {
         self.games += 1;
         self.positions += game.plies.len() as u64;
-        self.kept += kept_positions(game);
+        let (filtered, by_pieces) = filter_positions(game);
+        self.filtered.merge(&filtered);
+        for (total, n) in self.kept_by_pieces.iter_mut().zip(by_pieces) {
+            *total += n;
+        }
+        self.opening_nodes += game.cost.opening_nodes;
+        self.recorded_nodes += game.cost.recorded_nodes;
+        self.past_adjudication += game.cost.past_adjudication as u64;
+        let (decided, drawn) = settled_tails(game);
+        self.decided_tail += decided as u64;
+        self.drawn_tail += drawn as u64;
         match game.result {
             GameResult::RedWins => self.red_wins += 1,
             GameResult::Draw => self.draws += 1,
@@ -147,12 +169,17 @@ impl Tally {
     }
 }
 
-/// How many positions of `game` the trainer's default filters keep: the useful part of the
-/// positions datagen pays for.
-fn kept_positions(game: &PlayedGame) -> u64 {
+/// Pieces on the board (kings included) that bound the bands of the kept-positions line: 26-32,
+/// 19-25, 12-18, 2-11.
+const PIECE_BANDS: [u32; 4] = [26, 19, 12, 2];
+
+/// The trainer's default filters on every position of `game` (the useful part of the positions
+/// datagen pays for), and the kept ones by [`PIECE_BANDS`].
+fn filter_positions(game: &PlayedGame) -> (FilterStats, [u64; PIECE_BANDS.len()]) {
     let filters = Filters::default();
+    let mut stats = FilterStats::default();
+    let mut by_pieces = [0; PIECE_BANDS.len()];
     let mut position = game.start.clone();
-    let mut kept = 0;
     for (index, played) in game.plies.iter().enumerate() {
         let ply = Ply {
             mv: played.mv,
@@ -163,10 +190,49 @@ fn kept_positions(game: &PlayedGame) -> u64 {
             position: position.clone(),
             ply,
         };
-        kept += u64::from(filters.check(&candidate).is_ok());
+        let verdict = filters.check(&candidate);
+        if verdict.is_ok() {
+            let pieces = position.occupied().count();
+            if let Some(band) = PIECE_BANDS.iter().position(|&low| pieces >= low) {
+                by_pieces[band] += 1;
+            }
+        }
+        stats.count(&verdict);
         position.make_move(ply.mv);
     }
-    kept
+    (stats, by_pieces)
+}
+
+/// A score (engine units) beyond which a game counts as decided for [`settled_tails`]: about a
+/// chariot, the default adjudication's threshold.
+const DECIDED_SCORE: i32 = 1000;
+
+/// A score within which a game counts as dead drawn for [`settled_tails`].
+const DRAWN_SCORE: i32 = 10;
+
+/// The plies at the end of `game` from which on every score says one side is at least
+/// [`DECIDED_SCORE`] ahead (the same side throughout), and those from which on every score is
+/// within [`DRAWN_SCORE`] of zero: what the game spent after its result was clear.
+fn settled_tails(game: &PlayedGame) -> (usize, usize) {
+    // The scores of the plies from Red's point of view; the first ply's mover is the start's.
+    let red_first = game.start.side_to_move() == engine_core::Color::Red;
+    let red_view = |i: usize, score: i32| {
+        if i.is_multiple_of(2) == red_first {
+            score
+        } else {
+            -score
+        }
+    };
+    let scores: Vec<i32> = game
+        .plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| red_view(i, p.score))
+        .collect();
+    let tail = |holds: &dyn Fn(i32) -> bool| scores.iter().rev().take_while(|&&s| holds(s)).count();
+    let decided = tail(&|s| s >= DECIDED_SCORE).max(tail(&|s| s <= -DECIDED_SCORE));
+    let drawn = tail(&|s| s.abs() <= DRAWN_SCORE);
+    (decided, drawn)
 }
 
 /// Runs `cotuong datagen`; an error message for bad arguments or I/O failures.
@@ -373,11 +439,65 @@ impl Tally {
     /// Positions per second, per core, and the share the trainer keeps: what a position costs.
     fn rates(&self, started: Instant) -> String {
         let per_second = self.positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
-        let kept = 100.0 * self.kept as f64 / self.positions.max(1) as f64;
+        let kept = 100.0 * self.filtered.kept as f64 / self.positions.max(1) as f64;
         format!(
             "{per_second:.0}/s, {:.0}/s per core, {kept:.0}% kept",
             per_second / self.threads.max(1) as f64
         )
+    }
+}
+
+impl Tally {
+    /// The summary lines on what positions cost: nodes per position and per kept one, the share
+    /// of the openings, why the filters skip positions, which positions they keep, and the plies
+    /// spent after a game's result was clear.
+    fn cost_lines(&self) -> Vec<String> {
+        let nodes = self.opening_nodes + self.recorded_nodes;
+        let per = |n: u64, d: u64| n as f64 / d.max(1) as f64;
+        let pct = |n: u64, d: u64| 100.0 * per(n, d);
+        let positions = self.positions;
+        let skipped: Vec<String> = Rejection::ALL
+            .iter()
+            .zip(self.filtered.rejected)
+            .filter(|(_, n)| *n > 0)
+            .map(|(r, n)| format!("{} {:.1}%", r.name(), pct(n, positions)))
+            .collect();
+        let kept = self.filtered.kept;
+        let bands: Vec<String> = PIECE_BANDS
+            .iter()
+            .enumerate()
+            .zip(self.kept_by_pieces)
+            .map(|((i, low), n)| {
+                let high = if i == 0 { 32 } else { PIECE_BANDS[i - 1] - 1 };
+                format!("{low}-{high} {:.1}%", pct(n, kept))
+            })
+            .collect();
+        vec![
+            format!(
+                "nodes: {:.0} per position, {:.0} per kept position; openings {:.1}% of them",
+                per(nodes, positions),
+                per(nodes, kept),
+                pct(self.opening_nodes, nodes)
+            ),
+            format!(
+                "filters: kept {kept} ({:.1}%); skipped {}",
+                pct(kept, positions),
+                if skipped.is_empty() {
+                    "none".to_string()
+                } else {
+                    skipped.join(", ")
+                }
+            ),
+            format!("kept by pieces on board: {}", bands.join(", ")),
+            format!(
+                "settled: {:.1}% of positions after |score| >= {DECIDED_SCORE} for good, \
+                 {:.1}% after |score| <= {DRAWN_SCORE} for good; \
+                 {:.1}% in played-out games after adjudication would have ended them",
+                pct(self.decided_tail, positions),
+                pct(self.drawn_tail, positions),
+                pct(self.past_adjudication, positions)
+            ),
+        ]
     }
 }
 
@@ -415,6 +535,9 @@ fn print_summary(
             .map(|(name, n)| format!("{name} {n}"))
             .collect();
         eprintln!("terminations: {}", ends.join(", "));
+        for line in t.cost_lines() {
+            eprintln!("{line}");
+        }
     }
     if discarded > 0 {
         eprintln!("{discarded} finished games after an unfinished one were not written");

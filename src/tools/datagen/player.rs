@@ -12,6 +12,8 @@ pub struct SearchPlayer {
     searcher: Searcher,
     limits: SearchRequest,
     rules: RuleOptions,
+    /// Nodes searched since the player was made.
+    nodes: u64,
 }
 
 impl SearchPlayer {
@@ -32,6 +34,7 @@ impl SearchPlayer {
                 ..SearchRequest::default()
             },
             rules: rules.clone(),
+            nodes: 0,
         })
     }
 }
@@ -50,6 +53,7 @@ impl Player for SearchPlayer {
         let Some(result) = self.searcher.search(game, &request, &mut |_| {}) else {
             return Vec::new();
         };
+        self.nodes += result.nodes;
         result
             .lines
             .iter()
@@ -58,5 +62,9 @@ impl Player for SearchPlayer {
                 score: line.reported_score().0,
             })
             .collect()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
     }
 }
