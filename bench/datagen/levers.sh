@@ -4,7 +4,7 @@
 #
 #   bench/datagen/levers.sh [NAME...]     # all configurations, or only the named ones
 #
-# Environment: GAMES (games per run, default 100), OUT (data and logs, default /work/data/levers),
+# Environment: GAMES (games per run, default 100), OUT (data and logs, default bench/datagen/out),
 # BIN (the binary, default target/release/cotuong), CLEAR_BIN (a binary built with the searcher
 # cleared before every move, for the clear-per-move row; skipped when unset).
 # Each run writes OUT/NAME.xqg (+ .cmd), OUT/NAME.log, and one line of OUT/results.tsv:
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-100}
-OUT=${OUT:-/work/data/levers}
+OUT=${OUT:-bench/datagen/out}
 BIN=${BIN:-target/release/cotuong}
 SUITE=bench/openings/xiangqi-openings.epd
 mkdir -p "$OUT"
