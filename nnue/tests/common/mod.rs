@@ -25,32 +25,55 @@ pub fn random_walk(
     steps: usize,
     capture_bias: u64,
     max_depth: usize,
+    visit: impl FnMut(&Position, &Step),
+) {
+    let start = Position::from_fen(START_FEN).unwrap();
+    let choose = |pos: &Position, rng: &mut Rng| {
+        let captures = pos.legal_captures();
+        if !captures.is_empty() && rng.below(256) < capture_bias {
+            captures.iter().copied().collect()
+        } else {
+            pos.legal_moves().iter().copied().collect()
+        }
+    };
+    walk(&start, seed, steps, max_depth, (64, 88), choose, visit);
+}
+
+/// The walk behind [`random_walk`] and [`general_walk`]: of each step's roll (0..256), below
+/// `thresholds.0` takes the last move back, below `thresholds.1` plays a null move (not in check,
+/// not twice in a row), otherwise plays a move drawn from what `choose` offers (backing up at
+/// mate or stalemate).
+fn walk(
+    start: &Position,
+    seed: u64,
+    steps: usize,
+    max_depth: usize,
+    thresholds: (u64, u64),
+    mut choose: impl FnMut(&Position, &mut Rng) -> Vec<Move>,
     mut visit: impl FnMut(&Position, &Step),
 ) {
+    let (pop_below, null_below) = thresholds;
     let mut rng = Rng::new(seed);
-    let mut pos = Position::from_fen(START_FEN).unwrap();
+    let mut pos = start.clone();
     let mut played: Vec<Step> = Vec::new();
     for _ in 0..steps {
         let roll = rng.below(256);
-        let step = if !played.is_empty() && (roll < 64 || played.len() >= max_depth) {
+        let step = if !played.is_empty() && (roll < pop_below || played.len() >= max_depth) {
             match played.pop() {
                 Some(Step::Move(mv, undo)) => pos.unmake_move(mv, undo),
                 Some(Step::Null(undo)) => pos.unmake_null(undo),
                 _ => unreachable!(),
             }
             Step::Pop
-        } else if roll < 88 && !pos.in_check() && !matches!(played.last(), Some(Step::Null(_))) {
-            let undo = pos.make_null();
-            let s = Step::Null(undo);
+        } else if roll < null_below
+            && !pos.in_check()
+            && !matches!(played.last(), Some(Step::Null(_)))
+        {
+            let s = Step::Null(pos.make_null());
             played.push(s);
             s
         } else {
-            let captures = pos.legal_captures();
-            let moves = if !captures.is_empty() && rng.below(256) < capture_bias {
-                captures
-            } else {
-                pos.legal_moves()
-            };
+            let moves = choose(&pos, &mut rng);
             if moves.is_empty() {
                 // Mate or stalemate: back up instead.
                 match played.pop() {
@@ -61,8 +84,7 @@ pub fn random_walk(
                 Step::Pop
             } else {
                 let mv = moves[rng.below(moves.len() as u64) as usize];
-                let undo = pos.make_move(mv);
-                let s = Step::Move(mv, undo);
+                let s = Step::Move(mv, pos.make_move(mv));
                 played.push(s);
                 s
             }
@@ -129,53 +151,23 @@ pub fn general_walk(
     steps: usize,
     general_bias: u64,
     max_depth: usize,
-    mut visit: impl FnMut(&Position, &Step),
+    visit: impl FnMut(&Position, &Step),
 ) {
     use engine_core::PieceKind;
-    let mut rng = Rng::new(seed);
-    let mut pos = start.clone();
-    let mut played: Vec<Step> = Vec::new();
-    for _ in 0..steps {
-        let roll = rng.below(256);
-        let step = if !played.is_empty() && (roll < 48 || played.len() >= max_depth) {
-            match played.pop() {
-                Some(Step::Move(mv, undo)) => pos.unmake_move(mv, undo),
-                Some(Step::Null(undo)) => pos.unmake_null(undo),
-                _ => unreachable!(),
-            }
-            Step::Pop
-        } else if roll < 72 && !pos.in_check() && !matches!(played.last(), Some(Step::Null(_))) {
-            let s = Step::Null(pos.make_null());
-            played.push(s);
-            s
+    let choose = |pos: &Position, rng: &mut Rng| {
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let generals: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::General))
+            .collect();
+        if !generals.is_empty() && rng.below(256) < general_bias {
+            generals
         } else {
-            let moves = pos.legal_moves();
-            let generals: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::General))
-                .collect();
-            let pool = if !generals.is_empty() && rng.below(256) < general_bias {
-                generals
-            } else {
-                moves.iter().copied().collect()
-            };
-            if pool.is_empty() {
-                match played.pop() {
-                    Some(Step::Move(mv, undo)) => pos.unmake_move(mv, undo),
-                    Some(Step::Null(undo)) => pos.unmake_null(undo),
-                    _ => return,
-                }
-                Step::Pop
-            } else {
-                let mv = pool[rng.below(pool.len() as u64) as usize];
-                let s = Step::Move(mv, pos.make_move(mv));
-                played.push(s);
-                s
-            }
-        };
-        visit(&pos, &step);
-    }
+            moves
+        }
+    };
+    walk(start, seed, steps, max_depth, (48, 72), choose, visit);
 }
 
 /// The mirror image of `pos`: files reversed (a <-> i), same colours and side to move.
