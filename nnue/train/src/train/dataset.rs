@@ -292,14 +292,30 @@ fn load_file(
     on_bytes: &(dyn Fn(u64) + Sync),
 ) -> Result<(DataFile, Vec<PackedPosition>, Vec<PackedPosition>), TrainError> {
     let (mut train, mut validation) = (Vec::new(), Vec::new());
+    let file = split_file(path, options, on_bytes, &mut validation, |game, stats| {
+        push_positions(game, options, Role::Train, stats, &mut train)
+    })?;
+    Ok((file, train, validation))
+}
+
+/// Reads `path`'s games by their role: validation games' positions go to `validation`, each
+/// training game to `on_train` (with the file's filter counts), excluded games are counted. The
+/// file's description comes back with its counts filled in.
+fn split_file(
+    path: &Path,
+    options: &LoadOptions,
+    on_bytes: &(dyn Fn(u64) + Sync),
+    validation: &mut Vec<PackedPosition>,
+    mut on_train: impl FnMut(&Game, &mut FilterStats),
+) -> Result<DataFile, TrainError> {
     let (mut stats, mut held_out, mut excluded) = (FilterStats::default(), 0, 0);
     let mut file = read_games(path, |game| {
         let role = role(&game, options);
         match role {
-            Role::Train => push_positions(&game, options, role, &mut stats, &mut train),
+            Role::Train => on_train(&game, &mut stats),
             Role::Validation => {
                 held_out += 1;
-                push_positions(&game, options, role, &mut stats, &mut validation);
+                push_positions(&game, options, role, &mut stats, validation);
             }
             Role::Excluded => excluded += 1,
         }
@@ -309,7 +325,7 @@ fn load_file(
     file.stats = stats;
     file.validation_games = held_out;
     file.excluded_games = excluded;
-    Ok((file, train, validation))
+    Ok(file)
 }
 
 /// What [`load_validation_files`] read.
@@ -430,29 +446,13 @@ pub fn scan(
         .par_iter()
         .map(|path| {
             let (mut validation, mut scratch) = (Vec::new(), Vec::new());
-            let (mut stats, mut held_out, mut excluded) = (FilterStats::default(), 0, 0);
             let (mut count, mut scores) = (0u64, ScoreCounts::default());
-            let mut file = read_games(path, |game| {
-                let role = role(&game, options);
-                match role {
-                    Role::Train => {
-                        scratch.clear();
-                        push_positions(&game, options, role, &mut stats, &mut scratch);
-                        count += scratch.len() as u64;
-                        scratch.iter().for_each(|p| scores.add(p));
-                    }
-                    Role::Validation => {
-                        held_out += 1;
-                        push_positions(&game, options, role, &mut stats, &mut validation);
-                    }
-                    Role::Excluded => excluded += 1,
-                }
-                on_bytes(game.encoded_len() as u64);
-                true
+            let file = split_file(path, options, on_bytes, &mut validation, |game, stats| {
+                scratch.clear();
+                push_positions(game, options, Role::Train, stats, &mut scratch);
+                count += scratch.len() as u64;
+                scratch.iter().for_each(|p| scores.add(p));
             })?;
-            file.stats = stats;
-            file.validation_games = held_out;
-            file.excluded_games = excluded;
             Ok((file, validation, count, scores))
         })
         .collect::<Result<_, TrainError>>()?;
