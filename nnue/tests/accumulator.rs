@@ -3,26 +3,12 @@
 
 mod common;
 
-use common::{random_walk, Step};
-use engine_core::{Color, Position, START_FEN};
+use common::{apply, assert_stack_matches_refresh, random_walk, Step};
+use engine_core::{Position, START_FEN};
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::simd::Block;
 use nnue::{AccumulatorStack, Network, Simd};
-
-fn refreshed(net: &Network, pos: &Position, p: Color) -> Vec<Block> {
-    let mut out = vec![Block::ZERO; net.hidden() / 32];
-    net.refresh(pos, p, &mut out);
-    out
-}
-
-fn apply(stack: &mut AccumulatorStack, pos: &Position, step: &Step) {
-    match *step {
-        Step::Move(mv, undo) => stack.push_move(pos, mv, &undo),
-        Step::Null(_) => stack.push_null(),
-        Step::Pop => stack.pop(),
-    }
-}
 
 /// Walks `steps` random steps; at the plies `check` selects, compares both perspectives'
 /// incremental accumulators and the evaluation with a from-scratch computation.
@@ -47,22 +33,7 @@ fn walk_and_compare(
         }
         step_no += 1;
         if check(step_no) {
-            let [red, black] = stack.accumulators(net, pos);
-            assert_eq!(
-                red,
-                &refreshed(net, pos, Color::Red)[..],
-                "Red, step {step_no}, {pos}"
-            );
-            assert_eq!(
-                black,
-                &refreshed(net, pos, Color::Black)[..],
-                "Black, step {step_no}"
-            );
-            assert_eq!(
-                stack.evaluate(net, pos),
-                net.evaluate(pos),
-                "eval, step {step_no}"
-            );
+            assert_stack_matches_refresh(&mut stack, net, pos, &format!("step {step_no}"));
             checked += 1;
         }
     });

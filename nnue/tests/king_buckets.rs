@@ -5,19 +5,16 @@
 
 mod common;
 
-use common::{colour_flip, file_mirror, general_walk, random_positions, Step, ENDGAMES};
+use common::{
+    apply, assert_stack_matches_refresh, colour_flip, file_mirror, general_walk, random_positions,
+    refreshed, Step, ENDGAMES,
+};
 use engine_core::{Color, PieceKind, Position, START_FEN};
 use nnue::features::FeatureSet;
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::simd::Block;
 use nnue::{AccumulatorStack, FinnyTable, Network, Simd};
-
-fn refreshed(net: &Network, pos: &Position, p: Color) -> Vec<Block> {
-    let mut out = vec![Block::ZERO; net.hidden() / 32];
-    net.refresh(pos, p, &mut out);
-    out
-}
 
 fn net(spec: Spec, seed: u64) -> Network {
     Network::from_net_file(&spec.build(seed)).unwrap()
@@ -54,40 +51,21 @@ fn walk_and_compare(
         stack.set_cache(cache);
         let mut step_no = 0;
         general_walk(&start, seed + g as u64, steps, 128, 40, |pos, step| {
-            match *step {
-                Step::Move(mv, undo) => {
-                    stack.push_move(pos, mv, &undo);
-                    let piece = pos.piece_at(mv.to()).unwrap();
-                    if piece.kind() == PieceKind::General {
-                        let p = piece.color();
-                        counts.general_moves += 1;
-                        let (from, to) = (mv.from(), mv.to());
-                        let (mf, mt) = (set.mapping(p, from), set.mapping(p, to));
-                        counts.bucket_changes += usize::from(mf / 2 != mt / 2);
-                        counts.mirror_crossings += usize::from(mf % 2 != mt % 2);
-                    }
+            apply(&mut stack, pos, step);
+            if let Step::Move(mv, _) = *step {
+                let piece = pos.piece_at(mv.to()).unwrap();
+                if piece.kind() == PieceKind::General {
+                    let p = piece.color();
+                    counts.general_moves += 1;
+                    let (from, to) = (mv.from(), mv.to());
+                    let (mf, mt) = (set.mapping(p, from), set.mapping(p, to));
+                    counts.bucket_changes += usize::from(mf / 2 != mt / 2);
+                    counts.mirror_crossings += usize::from(mf % 2 != mt % 2);
                 }
-                Step::Null(_) => stack.push_null(),
-                Step::Pop => stack.pop(),
             }
             step_no += 1;
             if check(step_no) {
-                let [red, black] = stack.accumulators(net, pos);
-                assert_eq!(
-                    red,
-                    &refreshed(net, pos, Color::Red)[..],
-                    "Red {step_no} {pos}"
-                );
-                assert_eq!(
-                    black,
-                    &refreshed(net, pos, Color::Black)[..],
-                    "Black {step_no} {pos}"
-                );
-                assert_eq!(
-                    stack.evaluate(net, pos),
-                    net.evaluate(pos),
-                    "eval {step_no}"
-                );
+                assert_stack_matches_refresh(&mut stack, net, pos, &format!("step {step_no}"));
                 counts.checked += 1;
             }
         });

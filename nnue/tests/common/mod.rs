@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
-use engine_core::{Move, Position, Undo, START_FEN};
+use engine_core::{Color, Move, Position, Undo, START_FEN};
 use nnue::random_net::Rng;
+use nnue::simd::Block;
+use nnue::{AccumulatorStack, Network};
 
 /// One step of a random walk through a search-like tree.
 #[derive(Copy, Clone, Debug)]
@@ -14,6 +16,44 @@ pub enum Step {
     Null(Undo),
     /// The last step was taken back.
     Pop,
+}
+
+/// `p`'s accumulator of `pos` computed from scratch.
+pub fn refreshed(net: &Network, pos: &Position, p: Color) -> Vec<Block> {
+    let mut out = vec![Block::ZERO; net.hidden() / 32];
+    net.refresh(pos, p, &mut out);
+    out
+}
+
+/// Plays `step` (as a walk reports it) on `stack`.
+pub fn apply(stack: &mut AccumulatorStack, pos: &Position, step: &Step) {
+    match *step {
+        Step::Move(mv, undo) => stack.push_move(pos, mv, &undo),
+        Step::Null(_) => stack.push_null(),
+        Step::Pop => stack.pop(),
+    }
+}
+
+/// Asserts that `stack`'s accumulators of `pos` (both perspectives) and its evaluation equal a
+/// from-scratch computation; `at` names the step in the messages.
+pub fn assert_stack_matches_refresh(
+    stack: &mut AccumulatorStack,
+    net: &Network,
+    pos: &Position,
+    at: &str,
+) {
+    let [red, black] = stack.accumulators(net, pos);
+    assert_eq!(
+        red,
+        &refreshed(net, pos, Color::Red)[..],
+        "Red, {at}, {pos}"
+    );
+    assert_eq!(
+        black,
+        &refreshed(net, pos, Color::Black)[..],
+        "Black, {at}, {pos}"
+    );
+    assert_eq!(stack.evaluate(net, pos), net.evaluate(pos), "eval, {at}");
 }
 
 /// Walks randomly through legal play from the start position, like a search does: plays moves
