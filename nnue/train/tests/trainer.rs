@@ -2,8 +2,8 @@
 //! checkpoints, K fitting, and the exported net against a quantised forward pass written from the
 //! documented file semantics.
 
-use engine_core::Position;
 use engine_core::SplitMix64;
+use engine_core::{Color, Position};
 use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
 use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
@@ -100,6 +100,9 @@ fn reference_loss(
                 let mut acc = params[fb + j];
                 for &i in active.iter() {
                     acc += params[fw + usize::from(i) * h + j];
+                    if let Some(row) = layout.factor_row(usize::from(i)) {
+                        acc += params[fw + row * h + j];
+                    }
                 }
                 out += act(acc) * params[ow + b * 2 * h + half * h + j];
             }
@@ -122,20 +125,18 @@ fn accumulators(params: &[f64], net: &Network, positions: &[PackedPosition]) -> 
         let (stm, other) = p.features(net.features());
         for active in [&stm, &other] {
             for j in 0..h {
-                out.push(
-                    params[fb + j]
-                        + active
-                            .iter()
-                            .map(|&i| params[usize::from(i) * h + j])
-                            .sum::<f64>(),
-                );
+                let row = |i: u16| {
+                    let shared = layout.factor_row(usize::from(i));
+                    params[usize::from(i) * h + j] + shared.map_or(0.0, |r| params[r * h + j])
+                };
+                out.push(params[fb + j] + active.iter().map(|&i| row(i)).sum::<f64>());
             }
         }
     }
     out
 }
 
-fn check_gradient(activation: Activation, features: FeatureSet) {
+fn check_gradient(activation: Activation, features: FeatureSet, factorised: bool) {
     let buckets = OutputBuckets::PieceCount(3);
     let games: Vec<Game> = (40..46)
         .map(|s| synthetic_games::random_game(s, 160))
@@ -149,7 +150,18 @@ fn check_gradient(activation: Activation, features: FeatureSet) {
         used_buckets.len() >= 2,
         "the sample should use several buckets"
     );
-    let mut net = Network::with_features(features, 32, buckets, activation, 7);
+    let mut net = if factorised {
+        let mut net = Network::factorised(features, 32, buckets, activation, 7).unwrap();
+        // The buckets' own rows start at zero: give them values so that both parts count.
+        let own = 0..net.layout().inputs * 32;
+        let mut rng = SplitMix64::new(9);
+        for w in &mut net.params_mut()[own] {
+            *w = (rng.unit_f32() * 2.0 - 1.0) * 0.05;
+        }
+        net
+    } else {
+        Network::with_features(features, 32, buckets, activation, 7)
+    };
     // Biases spread the accumulators over both clip points, so all three activation regions
     // (below 0, inside, above 1) are exercised.
     let fb = net.layout().range(ParamGroup::FeatureBiases);
@@ -186,7 +198,13 @@ fn check_gradient(activation: Activation, features: FeatureSet) {
     let mut active_rows = std::collections::BTreeSet::new();
     for p in &positions {
         let (a, b) = p.features(net.features());
-        active_rows.extend(a.iter().chain(b.iter()).map(|&i| usize::from(i)));
+        for i in a.iter().chain(b.iter()).map(|&i| usize::from(i)) {
+            active_rows.insert(i);
+            active_rows.extend(net.layout().factor_row(i));
+        }
+    }
+    if factorised {
+        assert!(active_rows.iter().any(|&r| r >= net.layout().inputs));
     }
     let h = net.hidden();
     let mut checked = [0usize; 4];
@@ -221,17 +239,93 @@ fn check_gradient(activation: Activation, features: FeatureSet) {
 
 #[test]
 fn screlu_gradients_match_finite_differences_in_every_parameter_group() {
-    check_gradient(Activation::Screlu, FeatureSet::PieceSquare);
+    check_gradient(Activation::Screlu, FeatureSet::PieceSquare, false);
 }
 
 #[test]
 fn king_bucket_gradients_match_finite_differences_in_every_parameter_group() {
-    check_gradient(Activation::Screlu, FeatureSet::KingBuckets);
+    check_gradient(Activation::Screlu, FeatureSet::KingBuckets, false);
+}
+
+#[test]
+fn factorised_king_bucket_gradients_match_finite_differences_in_every_parameter_group() {
+    check_gradient(Activation::Screlu, FeatureSet::KingBuckets, true);
+}
+
+/// A fresh factorised net is one piece-square net in every king bucket (its shared block, seen
+/// from a general on the d- or e-file: mirrored while the general stands on the f-file), and
+/// folding the shared block into the buckets keeps the function: the folded net (the one a net
+/// file holds) evaluates every position as the factorised one does.
+#[test]
+fn a_folded_factorised_net_is_the_same_function() {
+    let buckets = OutputBuckets::PieceCount(2);
+    let fresh =
+        Network::factorised(FeatureSet::KingBuckets, 32, buckets, Activation::Screlu, 5).unwrap();
+    assert!(
+        Network::factorised(FeatureSet::PieceSquare, 32, buckets, Activation::Screlu, 5).is_none()
+    );
+    let games: Vec<Game> = (0..6)
+        .map(|s| synthetic_games::random_game(300 + s, 150))
+        .collect();
+    let positions: Vec<Position> = games
+        .iter()
+        .flat_map(|g| g.positions().map(|p| p.position))
+        .collect();
+    assert!(positions.len() > 300);
+
+    // The piece-square net whose weights are the shared block.
+    let mut shared = Network::zeroed(32, buckets, Activation::Screlu);
+    let layout = fresh.layout().clone();
+    let block = layout.inputs * 32..layout.range(ParamGroup::FeatureWeights).end;
+    shared.params_mut()[..block.len()].copy_from_slice(&fresh.params()[block]);
+    for group in [
+        ParamGroup::FeatureBiases,
+        ParamGroup::OutputWeights,
+        ParamGroup::OutputBiases,
+    ] {
+        let to = shared.layout().range(group);
+        shared.params_mut()[to].copy_from_slice(fresh.group(group));
+    }
+    let unmirrored = |pos: &Position| {
+        [Color::Red, Color::Black].into_iter().all(|c| {
+            FeatureSet::KingBuckets
+                .mapping(c, pos.general_square(c))
+                .is_multiple_of(2)
+        })
+    };
+    let mut compared = 0;
+    for pos in positions.iter().filter(|p| unmirrored(p)) {
+        let (a, b) = (fresh.output_position(pos), shared.output_position(pos));
+        assert_eq!(a.to_bits(), b.to_bits(), "{}", pos.to_fen());
+        compared += 1;
+    }
+    assert!(compared > 100, "{compared}");
+
+    let mut net = fresh;
+    let own = 0..net.layout().inputs * 32;
+    let mut rng = SplitMix64::new(12);
+    for w in &mut net.params_mut()[own] {
+        *w = (rng.unit_f32() * 2.0 - 1.0) * 0.1;
+    }
+    let (folded, clamped) = net.folded(1.98);
+    assert_eq!(clamped, 0);
+    assert!(!folded.is_factorised());
+    assert_eq!(folded.layout().factor_rows, 0);
+    let mut differ = 0;
+    for pos in &positions {
+        let (a, b) = (net.output_position(pos), folded.output_position(pos));
+        assert!((a - b).abs() <= 1e-5, "{}: {a} vs {b}", pos.to_fen());
+        differ += usize::from(shared.output_position(pos) != a);
+    }
+    assert!(differ > 0, "the buckets' own rows change the function");
+    // Sums beyond the bound are clamped and counted.
+    let (_, clamped) = net.folded(0.05);
+    assert!(clamped > 0);
 }
 
 #[test]
 fn crelu_gradients_match_finite_differences_in_every_parameter_group() {
-    check_gradient(Activation::Crelu, FeatureSet::PieceSquare);
+    check_gradient(Activation::Crelu, FeatureSet::PieceSquare, false);
 }
 
 #[test]
@@ -466,6 +560,19 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
         run(&unmirrored),
         Err(TrainError::Checkpoint { .. })
     ));
+    // Nor a factorised run a plain one, and --factorise needs king buckets.
+    let king = ["--features", "king-bucket"];
+    let kb = dir.path("kb.nnue");
+    let mut plain = small_run_args(&data, &kb, &king);
+    plain.epochs = 1;
+    run(&plain).unwrap();
+    let mut factorised = small_run_args(&data, &kb, &[&king[..], &["--factorise"]].concat());
+    factorised.resume = Some(factorised.checkpoint_path());
+    let err = run(&factorised).unwrap_err();
+    assert!(err.to_string().contains("factorised"), "{err}");
+    let err = run(&small_run_args(&data, &kb, &["--factorise"])).unwrap_err();
+    assert!(matches!(err, TrainError::BadArgs(_)), "{err}");
+    assert!(err.to_string().contains("--factorise needs"), "{err}");
 }
 
 #[test]
@@ -609,28 +716,29 @@ fn float_eval_and_bound(net: &Network, file: &NetFile, pos: &Position, k: f64) -
 fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
     let dir = TempDir::new("export");
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-8.xqg");
-    for (activation, features) in [
-        ("screlu", "piece-square"),
-        ("crelu", "piece-square"),
-        ("screlu", "king-bucket"),
+    for (activation, features, factorise) in [
+        ("screlu", "piece-square", false),
+        ("crelu", "piece-square", false),
+        ("screlu", "king-bucket", false),
+        ("screlu", "king-bucket", true),
     ] {
-        let out = dir.path(&format!("{activation}-{features}.nnue"));
-        let a = small_run_args(
-            &committed,
-            &out,
-            &[
-                "--activation",
-                activation,
-                "--features",
-                features,
-                "--epochs",
-                "4",
-                "--validation",
-                "0",
-                "--k",
-                "410",
-            ],
-        );
+        let out = dir.path(&format!("{activation}-{features}-{factorise}.nnue"));
+        let mut extra = vec![
+            "--activation",
+            activation,
+            "--features",
+            features,
+            "--epochs",
+            "4",
+            "--validation",
+            "0",
+            "--k",
+            "410",
+        ];
+        if factorise {
+            extra.push("--factorise");
+        }
+        let a = small_run_args(&committed, &out, &extra);
         let report = run(&a).unwrap();
         let bytes = std::fs::read(&out).unwrap();
         let file = NetFile::parse(&bytes).unwrap();
@@ -658,14 +766,23 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         // The float net is in the checkpoint.
         let ckpt = Checkpoint::parse(&std::fs::read(a.checkpoint_path()).unwrap(), 0.0).unwrap();
         assert_eq!(ckpt.epochs_done, 4);
+        assert_eq!(ckpt.net.is_factorised(), factorise);
+        assert_eq!(
+            file.header
+                .description
+                .contains("factorised: shared block folded"),
+            factorise
+        );
         assert_eq!(
             quantise(&ckpt.net, 64, 410, file.header.description.clone()).unwrap(),
             file
         );
+        // The file holds the folded net; the factorised one is the same function.
+        let (float_net, _) = ckpt.net.folded(1.98);
         let (mut worst, mut sum, mut count) = (0.0f64, 0.0, 0);
         for g in (0..12).map(|s| synthetic_games::random_game(1000 + s, 150)) {
             for p in g.positions() {
-                let (float, bound) = float_eval_and_bound(&ckpt.net, &file, &p.position, 410.0);
+                let (float, bound) = float_eval_and_bound(&float_net, &file, &p.position, 410.0);
                 let f32_float = f64::from(ckpt.net.output_position(&p.position)) * 410.0;
                 assert!(
                     (float - f32_float).abs() < 1e-3,
@@ -676,7 +793,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
                 // 1e-6 engine units of slack for the f64 arithmetic itself.
                 assert!(
                     diff <= bound + 1e-6,
-                    "{activation} {features} {}: quantised {quantised}, float {float}, bound {bound}",
+                    "{activation} {features} {factorise} {}: quantised {quantised}, float {float}, bound {bound}",
                     p.position.to_fen()
                 );
                 worst = worst.max(diff);
@@ -686,7 +803,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         }
         assert!(count > 1000);
         eprintln!(
-            "{activation} {features}: |quantised - float| mean {:.3}, worst {worst:.3} engine units over {count} positions",
+            "{activation} {features} factorised {factorise}: |quantised - float| mean {:.3}, worst {worst:.3} engine units over {count} positions",
             sum / count as f64
         );
     }

@@ -123,6 +123,12 @@ pub struct Args {
     #[arg(long, default_value = "piece-square", value_parser = parse_features)]
     pub features: FeatureSet,
 
+    /// Train the king buckets as one shared piece-square block plus each bucket's difference
+    /// from it (a factoriser; folded into the buckets in the exported net), so that rarely
+    /// seen buckets lean on what every bucket learns. Needs --features king-bucket.
+    #[arg(long)]
+    pub factorise: bool,
+
     /// Hidden units per perspective (a multiple of 32).
     #[arg(long, default_value_t = 256, value_parser = parse_hidden)]
     pub hidden: usize,
@@ -383,6 +389,7 @@ impl Args {
             ("keep-decided", self.keep_decided),
             ("no-mirror", !self.mirror),
             ("stream", self.stream),
+            ("factorise", self.factorise),
         ] {
             if on {
                 words.push(format!("--{flag}"));

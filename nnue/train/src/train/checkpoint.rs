@@ -7,6 +7,7 @@
 //! | version | `u32` |
 //! | inputs, hidden, buckets, bucket scheme id, activation (0 SCReLU, 1 CReLU) | 5 × `u32` |
 //! | feature set id (as in net files; version 3 on, version 2 means piece-square) | `u32` |
+//! | rows of the factorised shared block (version 4 on; 0: not factorised) | `u32` |
 //! | epochs done, output quantisation QB | 2 × `u32` |
 //! | optimiser steps | `u64` |
 //! | K used, K fitted (NaN if given) | 2 × `f64` |
@@ -23,8 +24,10 @@ use nnue::format::fnv1a64;
 /// The first eight bytes of a checkpoint.
 const MAGIC: [u8; 8] = *b"CTTRAINC";
 /// The checkpoint version this build reads and writes.
-const VERSION: u32 = 3;
-/// The previous version, still read: no feature set id, piece-square.
+const VERSION: u32 = 4;
+/// Still read: no factorised block.
+const VERSION_3: u32 = 3;
+/// Still read: no feature set id (piece-square), no factorised block.
 const VERSION_2: u32 = 2;
 
 /// Everything needed to continue a run.
@@ -70,6 +73,7 @@ impl Checkpoint {
             self.net.buckets().id(),
             activation_id(self.net.activation()),
             self.net.features().id(),
+            layout.factor_rows as u32,
             self.epochs_done,
             self.qb as u32,
         ] {
@@ -109,9 +113,9 @@ impl Checkpoint {
             pos: MAGIC.len(),
         };
         let version = r.u32()?;
-        if version != VERSION && version != VERSION_2 {
+        if ![VERSION_2, VERSION_3, VERSION].contains(&version) {
             return Err(format!(
-                "version {version}, this build reads versions {VERSION_2} and {VERSION}"
+                "version {version}, this build reads versions {VERSION_2} to {VERSION}"
             ));
         }
         let inputs = r.u32()? as usize;
@@ -129,12 +133,25 @@ impl Checkpoint {
             let id = r.u32()?;
             FeatureSet::from_id(id).ok_or_else(|| format!("unknown feature set id {id}"))?
         };
+        let factor_rows = if version == VERSION {
+            r.u32()? as usize
+        } else {
+            0
+        };
         let buckets = OutputBuckets::from_id(scheme, bucket_count)
             .ok_or_else(|| format!("bad output buckets {scheme}/{bucket_count}"))?;
         if hidden == 0 || hidden > nnue::format::MAX_HIDDEN {
             return Err(format!("bad hidden size {hidden}"));
         }
-        let mut net = Network::zeroed_with_features(features, hidden, buckets, activation);
+        let mut net = if factor_rows == 0 {
+            Network::zeroed_with_features(features, hidden, buckets, activation)
+        } else {
+            Network::zeroed_factorised(features, hidden, buckets, activation)
+                .filter(|n| n.layout().factor_rows == factor_rows)
+                .ok_or_else(|| {
+                    format!("{factor_rows} shared rows do not fit {}", features.name())
+                })?
+        };
         if net.layout().inputs != inputs {
             return Err(format!(
                 "{inputs} inputs, the feature set has {}",
@@ -258,22 +275,58 @@ mod tests {
             fingerprint: 7,
             history: vec![(0.1, None)],
         };
-        let v3 = c.to_bytes();
+        let v4 = c.to_bytes();
         let rehash = |mut body: Vec<u8>| {
             let hash = fnv1a64(&body);
             body.extend_from_slice(&hash.to_le_bytes());
             body
         };
-        // Version 2: no feature set id after the activation (bytes 32..36 in version 3).
-        let mut v2 = v3[..v3.len() - 8].to_vec();
+        // Version 3: no shared-row count after the feature set id (bytes 36..40 in version 4).
+        let mut v3 = v4[..v4.len() - 8].to_vec();
+        v3[8..12].copy_from_slice(&VERSION_3.to_le_bytes());
+        assert_eq!(v3.drain(36..40).collect::<Vec<u8>>(), 0u32.to_le_bytes());
+        assert_eq!(Checkpoint::parse(&rehash(v3.clone()), 0.01), Ok(c.clone()));
+        // Version 2: nor a feature set id after the activation (bytes 32..36).
+        let mut v2 = v3;
         v2[8..12].copy_from_slice(&VERSION_2.to_le_bytes());
         assert_eq!(v2.drain(32..36).collect::<Vec<u8>>(), 1u32.to_le_bytes());
         let read = Checkpoint::parse(&rehash(v2), 0.01).unwrap();
         assert_eq!(read, c);
         assert_eq!(read.net.features(), FeatureSet::PieceSquare);
-        let mut unknown = v3[..v3.len() - 8].to_vec();
+        let mut unknown = v4[..v4.len() - 8].to_vec();
         unknown[32..36].copy_from_slice(&99u32.to_le_bytes());
         let err = Checkpoint::parse(&rehash(unknown), 0.01).unwrap_err();
         assert!(err.contains("feature set id 99"), "{err}");
+        // A shared block on a set with one block is refused.
+        let mut shared = v4[..v4.len() - 8].to_vec();
+        shared[36..40].copy_from_slice(&1260u32.to_le_bytes());
+        let err = Checkpoint::parse(&rehash(shared), 0.01).unwrap_err();
+        assert!(err.contains("1260 shared rows"), "{err}");
+    }
+
+    #[test]
+    fn a_factorised_network_round_trips() {
+        let net = Network::factorised(
+            FeatureSet::KingBuckets,
+            32,
+            OutputBuckets::Single,
+            Activation::Screlu,
+            4,
+        )
+        .unwrap();
+        let adam = AdamW::new(net.params().len(), 0.01);
+        let c = Checkpoint {
+            net,
+            adam,
+            epochs_done: 2,
+            qb: 64,
+            k: 450.0,
+            k_fitted: None,
+            fingerprint: 3,
+            history: vec![(0.1, None), (0.09, Some(0.11))],
+        };
+        let read = Checkpoint::parse(&c.to_bytes(), 0.01).unwrap();
+        assert!(read.net.is_factorised());
+        assert_eq!(read, c);
     }
 }

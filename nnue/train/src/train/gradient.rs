@@ -186,13 +186,14 @@ fn kernel<'a, A: ActivationFn>(
         for j in 0..h {
             grad_fb[j] += d_stm[j] + d_other[j];
         }
-        for &i in acc.active_stm.iter() {
-            let start = usize::from(i) * h;
-            add_assign(&mut grad_fw[start..start + h], &d_stm);
-        }
-        for &i in acc.active_other.iter() {
-            let start = usize::from(i) * h;
-            add_assign(&mut grad_fw[start..start + h], &d_other);
+        for (active, d) in [(&acc.active_stm, &d_stm), (&acc.active_other, &d_other)] {
+            for &i in active.iter() {
+                let start = usize::from(i) * h;
+                add_assign(&mut grad_fw[start..start + h], d);
+                if let Some(row) = layout.factor_row(usize::from(i)) {
+                    add_assign(&mut grad_fw[row * h..(row + 1) * h], d);
+                }
+            }
         }
     }
     total

@@ -76,6 +76,9 @@ impl ParamGroup {
 pub struct Layout {
     /// Inputs per perspective.
     pub inputs: usize,
+    /// Rows of the shared block of a factorised network, stored after the inputs' rows (0: not
+    /// factorised). Input `i` also reads row `inputs + i % factor_rows`.
+    pub factor_rows: usize,
     /// Hidden units per perspective.
     pub hidden: usize,
     /// Output buckets.
@@ -85,7 +88,7 @@ pub struct Layout {
 impl Layout {
     /// The index range of `group`.
     pub fn range(&self, group: ParamGroup) -> Range<usize> {
-        let fw = self.inputs * self.hidden;
+        let fw = (self.inputs + self.factor_rows) * self.hidden;
         let fb = fw + self.hidden;
         let ow = fb + self.buckets * 2 * self.hidden;
         let ob = ow + self.buckets;
@@ -105,6 +108,22 @@ impl Layout {
     /// Whether there are no parameters (never, for a real layout).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The shared row input `input` also reads in a factorised network.
+    #[inline(always)]
+    pub fn factor_row(&self, input: usize) -> Option<usize> {
+        (self.factor_rows > 0).then(|| self.inputs + input % self.factor_rows)
+    }
+}
+
+/// Rows of the shared block a factorised network on `features` trains: one piece-square block,
+/// read by every king bucket (none for the piece-square set, which has a single block).
+pub fn factor_rows(features: FeatureSet) -> usize {
+    if features.king_buckets() > 1 {
+        FeatureSet::PieceSquare.inputs()
+    } else {
+        0
     }
 }
 
@@ -144,19 +163,42 @@ impl Network {
         activation: Activation,
         seed: u64,
     ) -> Network {
-        let mut net = Network::zeroed_with_features(features, hidden, buckets, activation);
+        let net = Network::zeroed_with_features(features, hidden, buckets, activation);
+        net.randomised(seed)
+    }
+
+    /// A factorised network on `features` (see [`factor_rows`]): the inputs' rows start at zero
+    /// and the shared block random, so every king bucket starts as one piece-square net and
+    /// learns only its difference from what all buckets share. The export folds the shared
+    /// block into the buckets ([`Network::folded`]). `None` for a set with a single block.
+    pub fn factorised(
+        features: FeatureSet,
+        hidden: usize,
+        buckets: OutputBuckets,
+        activation: Activation,
+        seed: u64,
+    ) -> Option<Network> {
+        let net = Network::zeroed_factorised(features, hidden, buckets, activation)?;
+        let mut net = net.randomised(seed);
+        let own_rows = 0..net.layout.inputs * hidden;
+        net.params[own_rows].fill(0.0);
+        Some(net)
+    }
+
+    /// Feature weights uniform in ±0.088, output weights uniform in ±1/√(2H).
+    fn randomised(mut self, seed: u64) -> Network {
         let mut rng = SplitMix64::stream(seed, 0x1417);
         let mut uniform = |scale: f32| (rng.unit_f32() * 2.0 - 1.0) * scale;
-        let out_scale = 1.0 / ((2 * hidden) as f32).sqrt();
-        let fw = net.layout.range(ParamGroup::FeatureWeights);
-        let ow = net.layout.range(ParamGroup::OutputWeights);
-        for w in &mut net.params[fw] {
+        let out_scale = 1.0 / ((2 * self.layout.hidden) as f32).sqrt();
+        let fw = self.layout.range(ParamGroup::FeatureWeights);
+        let ow = self.layout.range(ParamGroup::OutputWeights);
+        for w in &mut self.params[fw] {
             *w = uniform(FEATURE_WEIGHT_INIT);
         }
-        for w in &mut net.params[ow] {
+        for w in &mut self.params[ow] {
             *w = uniform(out_scale);
         }
-        net
+        self
     }
 
     /// A piece-square network with every parameter zero.
@@ -171,8 +213,31 @@ impl Network {
         buckets: OutputBuckets,
         activation: Activation,
     ) -> Network {
+        Network::zeroed_with_rows(features, 0, hidden, buckets, activation)
+    }
+
+    /// A factorised network on `features` with every parameter zero (`None` for a set with a
+    /// single block).
+    pub fn zeroed_factorised(
+        features: FeatureSet,
+        hidden: usize,
+        buckets: OutputBuckets,
+        activation: Activation,
+    ) -> Option<Network> {
+        let rows = factor_rows(features);
+        (rows > 0).then(|| Network::zeroed_with_rows(features, rows, hidden, buckets, activation))
+    }
+
+    fn zeroed_with_rows(
+        features: FeatureSet,
+        factor_rows: usize,
+        hidden: usize,
+        buckets: OutputBuckets,
+        activation: Activation,
+    ) -> Network {
         let layout = Layout {
             inputs: features.inputs(),
+            factor_rows,
             hidden,
             buckets: buckets.count(),
         };
@@ -183,6 +248,50 @@ impl Network {
             params: vec![0.0; layout.len()],
             layout,
         }
+    }
+
+    /// Whether the network trains a shared block beside its inputs' rows.
+    pub fn is_factorised(&self) -> bool {
+        self.layout.factor_rows > 0
+    }
+
+    /// The same function without the shared block: each input's row plus the shared row it
+    /// reads, clamped to `±clip`; with the number of weights the clamp changed. A network that
+    /// is not factorised comes back as it is.
+    pub fn folded(&self, clip: f32) -> (Network, usize) {
+        if !self.is_factorised() {
+            return (self.clone(), 0);
+        }
+        let h = self.layout.hidden;
+        let mut out = Network::zeroed_with_features(
+            self.features,
+            self.layout.hidden,
+            self.buckets,
+            self.activation,
+        );
+        let mut clamped = 0;
+        for i in 0..self.layout.inputs {
+            let shared = self.layout.factor_row(i).unwrap_or(i) * h;
+            let own = &self.params[i * h..(i + 1) * h];
+            for ((o, &w), &f) in out.params[i * h..(i + 1) * h]
+                .iter_mut()
+                .zip(own)
+                .zip(&self.params[shared..shared + h])
+            {
+                let sum = w + f;
+                *o = sum.clamp(-clip, clip);
+                clamped += usize::from(*o != sum);
+            }
+        }
+        for group in [
+            ParamGroup::FeatureBiases,
+            ParamGroup::OutputWeights,
+            ParamGroup::OutputBiases,
+        ] {
+            let (from, to) = (self.layout.range(group), out.layout.range(group));
+            out.params[to].copy_from_slice(&self.params[from]);
+        }
+        (out, clamped)
     }
 
     /// The input feature set.
@@ -262,6 +371,9 @@ impl Network {
         for &i in active.iter().take(MAX_ACTIVE) {
             let start = usize::from(i) * h;
             add_assign(acc, &self.params[start..start + h]);
+            if let Some(row) = self.layout.factor_row(usize::from(i)) {
+                add_assign(acc, &self.params[row * h..(row + 1) * h]);
+            }
         }
     }
 

@@ -56,13 +56,17 @@ fn round_i16(x: f32, scale: i32) -> i16 {
 
 /// The net file of `net` with output quantisation `qb`, eval scale `eval_scale` (K) and
 /// `description`. Values beyond the clipping bounds (only possible for a network that did not
-/// come from the optimiser with the same `qb`) saturate.
+/// come from the optimiser with the same `qb`, or for a factorised one whose shared and own
+/// rows add up past [`FEATURE_CLIP`]) saturate. A factorised network is folded first
+/// ([`Network::folded`]): net files hold the inputs' rows only.
 pub fn quantise(
     net: &Network,
     qb: i32,
     eval_scale: i32,
     description: String,
 ) -> Result<NetFile, NetError> {
+    let (folded, _) = net.folded(FEATURE_CLIP);
+    let net = &folded;
     let header = NetHeader {
         architecture: net.activation().architecture(),
         features: net.features(),

@@ -7,9 +7,9 @@ use super::dataset::{load, load_validation_files, scan, stream_chunks, Dataset, 
 use super::error::{write_atomically, TrainError};
 use super::gradient::{batch_gradient, parallel_loss_sum, Target};
 use super::kfit::{fit_k, KFit};
-use super::network::Network;
+use super::network::{factor_rows, Network};
 use super::optimizer::AdamW;
-use super::quantise::quantise;
+use super::quantise::{quantise, FEATURE_CLIP};
 use super::schedule::LrSchedule;
 use crate::data::{FilterStats, PackedPosition};
 use engine_core::SplitMix64;
@@ -103,6 +103,12 @@ fn validate(args: &Args) -> Result<(), TrainError> {
             args.hidden,
             nnue::format::HIDDEN_MULTIPLE,
             nnue::format::MAX_HIDDEN
+        ));
+    }
+    if args.factorise && factor_rows(args.features) == 0 {
+        return bad(format!(
+            "--factorise needs a feature set with king buckets; {} has one block",
+            args.features.name()
         ));
     }
     if args.buckets == 0 || usize::from(args.buckets) > nnue::features::MAX_OUTPUT_BUCKETS {
@@ -271,13 +277,13 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
                 )),
                 None => console.line(&format!("K given: training with K = {k}")),
             }
-            let net = Network::with_features(
-                args.features,
-                args.hidden,
-                args.output_buckets(),
-                args.activation,
-                args.seed,
-            );
+            let (features, hidden, buckets) = (args.features, args.hidden, args.output_buckets());
+            let net = if args.factorise {
+                Network::factorised(features, hidden, buckets, args.activation, args.seed)
+                    .ok_or_else(|| TrainError::BadArgs("--factorise: no shared block".into()))?
+            } else {
+                Network::with_features(features, hidden, buckets, args.activation, args.seed)
+            };
             let adam = AdamW::new(net.params().len(), args.weight_decay);
             let fitted = fit.as_ref().map(|f| f.k);
             (net, adam, k, fit, fitted, Vec::new())
@@ -538,19 +544,22 @@ fn resume(path: &PathBuf, args: &Args, fingerprint: u64) -> Result<Checkpoint, T
     })?;
     let c = Checkpoint::parse(&bytes, args.weight_decay).map_err(fail)?;
     if c.net.features() != args.features
+        || c.net.is_factorised() != args.factorise
         || c.net.hidden() != args.hidden
         || c.net.buckets() != args.output_buckets()
         || c.net.activation() != args.activation
         || c.qb != args.qb
     {
         return Err(fail(format!(
-            "made for {} / hidden {} / {:?} / {} / QB {}, the options say {} / hidden {} / {:?} / {} / QB {}",
+            "made for {}{} / hidden {} / {:?} / {} / QB {}, the options say {}{} / hidden {} / {:?} / {} / QB {}",
             c.net.features().name(),
+            if c.net.is_factorised() { " factorised" } else { "" },
             c.net.hidden(),
             c.net.buckets(),
             c.net.activation().name(),
             c.qb,
             args.features.name(),
+            if args.factorise { " factorised" } else { "" },
             args.hidden,
             args.output_buckets(),
             args.activation.name(),
@@ -619,6 +628,12 @@ fn export(
             cut -= 1;
         }
         d.truncate(cut);
+    }
+    if net.is_factorised() {
+        let (_, clamped) = net.folded(FEATURE_CLIP);
+        d.push_str(&format!(
+            "factorised: shared block folded into the buckets, {clamped} weights clamped to ±{FEATURE_CLIP}\n"
+        ));
     }
     let file = quantise(net, args.qb, k as i32, d).map_err(TrainError::Export)?;
     write_atomically(path, &file.to_bytes())?;
