@@ -235,29 +235,42 @@ impl Cursor<'_> {
 mod tests {
     use super::*;
 
+    /// A plain and a factorised network round trip; damage is refused.
     #[test]
     fn round_trips_and_rejects_damage() {
-        let net = Network::new(32, OutputBuckets::PieceCount(2), Activation::Crelu, 5);
-        let mut adam = AdamW::new(net.params().len(), 0.01);
-        adam.m[3] = 0.5;
-        adam.v[7] = 0.25;
-        adam.steps = 42;
-        let c = Checkpoint {
-            net,
-            adam,
-            epochs_done: 3,
-            qb: 64,
-            k: 400.0,
-            k_fitted: Some(401.5),
-            fingerprint: 99,
-            history: vec![(0.1, Some(0.2)), (0.05, None)],
-        };
-        let bytes = c.to_bytes();
-        assert_eq!(Checkpoint::parse(&bytes, 0.01), Ok(c));
-        let mut bad = bytes.clone();
-        bad[100] ^= 1;
-        assert!(Checkpoint::parse(&bad, 0.01).is_err());
-        assert!(Checkpoint::parse(&bytes[..bytes.len() - 3], 0.01).is_err());
+        let factorised = Network::factorised(
+            FeatureSet::KingBuckets,
+            32,
+            OutputBuckets::Single,
+            Activation::Screlu,
+            4,
+        )
+        .unwrap();
+        let plain = Network::new(32, OutputBuckets::PieceCount(2), Activation::Crelu, 5);
+        for net in [plain, factorised] {
+            let mut adam = AdamW::new(net.params().len(), 0.01);
+            adam.m[3] = 0.5;
+            adam.v[7] = 0.25;
+            adam.steps = 42;
+            let c = Checkpoint {
+                net,
+                adam,
+                epochs_done: 3,
+                qb: 64,
+                k: 400.0,
+                k_fitted: Some(401.5),
+                fingerprint: 99,
+                history: vec![(0.1, Some(0.2)), (0.05, None)],
+            };
+            let bytes = c.to_bytes();
+            let read = Checkpoint::parse(&bytes, 0.01).unwrap();
+            assert_eq!(read.net.is_factorised(), c.net.is_factorised());
+            assert_eq!(read, c);
+            let mut bad = bytes.clone();
+            bad[100] ^= 1;
+            assert!(Checkpoint::parse(&bad, 0.01).is_err());
+            assert!(Checkpoint::parse(&bytes[..bytes.len() - 3], 0.01).is_err());
+        }
         assert!(Checkpoint::parse(b"nonsense", 0.01).is_err());
     }
 
@@ -302,31 +315,5 @@ mod tests {
         shared[36..40].copy_from_slice(&1260u32.to_le_bytes());
         let err = Checkpoint::parse(&rehash(shared), 0.01).unwrap_err();
         assert!(err.contains("1260 shared rows"), "{err}");
-    }
-
-    #[test]
-    fn a_factorised_network_round_trips() {
-        let net = Network::factorised(
-            FeatureSet::KingBuckets,
-            32,
-            OutputBuckets::Single,
-            Activation::Screlu,
-            4,
-        )
-        .unwrap();
-        let adam = AdamW::new(net.params().len(), 0.01);
-        let c = Checkpoint {
-            net,
-            adam,
-            epochs_done: 2,
-            qb: 64,
-            k: 450.0,
-            k_fitted: None,
-            fingerprint: 3,
-            history: vec![(0.1, None), (0.09, Some(0.11))],
-        };
-        let read = Checkpoint::parse(&c.to_bytes(), 0.01).unwrap();
-        assert!(read.net.is_factorised());
-        assert_eq!(read, c);
     }
 }

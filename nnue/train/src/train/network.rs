@@ -257,7 +257,7 @@ impl Network {
 
     /// The same function without the shared block: each input's row plus the shared row it
     /// reads, clamped to `±clip`; with the number of weights the clamp changed. A network that
-    /// is not factorised comes back as it is.
+    /// is not factorised comes back as it is (a copy).
     pub fn folded(&self, clip: f32) -> (Network, usize) {
         if !self.is_factorised() {
             return (self.clone(), 0);

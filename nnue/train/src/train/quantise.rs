@@ -65,8 +65,13 @@ pub fn quantise(
     eval_scale: i32,
     description: String,
 ) -> Result<NetFile, NetError> {
-    let (folded, _) = net.folded(FEATURE_CLIP);
-    let net = &folded;
+    let folded;
+    let net = if net.is_factorised() {
+        folded = net.folded(FEATURE_CLIP).0;
+        &folded
+    } else {
+        net
+    };
     let header = NetHeader {
         architecture: net.activation().architecture(),
         features: net.features(),

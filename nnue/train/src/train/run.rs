@@ -622,6 +622,13 @@ fn export(
             last.epoch, args.epochs, last.train_loss
         ));
     }
+    // Net files hold the folded net; fold once here, for the file and for the clamp count.
+    let (folded, clamped) = net.folded(FEATURE_CLIP);
+    if net.is_factorised() {
+        d.push_str(&format!(
+            "factorised: shared block folded into the buckets, {clamped} weights clamped to ±{FEATURE_CLIP}\n"
+        ));
+    }
     if d.len() > MAX_DESCRIPTION_BYTES {
         let mut cut = MAX_DESCRIPTION_BYTES;
         while !d.is_char_boundary(cut) {
@@ -629,13 +636,7 @@ fn export(
         }
         d.truncate(cut);
     }
-    if net.is_factorised() {
-        let (_, clamped) = net.folded(FEATURE_CLIP);
-        d.push_str(&format!(
-            "factorised: shared block folded into the buckets, {clamped} weights clamped to ±{FEATURE_CLIP}\n"
-        ));
-    }
-    let file = quantise(net, args.qb, k as i32, d).map_err(TrainError::Export)?;
+    let file = quantise(&folded, args.qb, k as i32, d).map_err(TrainError::Export)?;
     write_atomically(path, &file.to_bytes())?;
     Ok(file.weights_hash())
 }
