@@ -13,76 +13,13 @@
 
 use cotuong::game::Game;
 use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, MATE_BOUND};
-use engine_core::rules::{RuleOptions, RuleSet};
-use engine_core::{move_text, Color, Move, RankBase};
+use engine_core::{move_text, Move, RankBase};
 
-const DATA: &str = include_str!("data/false-decisive.tsv");
+mod repetition_suite;
+use repetition_suite::rows::{rows, Verdict};
 
 /// The deepest depth searched in a debug build for rows without a win to find.
 const DEBUG_MAX_DEPTH: i32 = 7;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
-    /// No decisive score either way.
-    NoDecision,
-    /// No decisive score against this side.
-    NotLost(Color),
-    /// A forced win for this side within the depths.
-    Win(Color),
-}
-
-struct Row {
-    id: String,
-    fen: String,
-    moves: Vec<String>,
-    rules: RuleOptions,
-    verdict: Verdict,
-    depths: (i32, i32),
-    source: String,
-}
-
-fn color(text: &str) -> Color {
-    match text {
-        "red" => Color::Red,
-        "black" => Color::Black,
-        other => panic!("unknown side {other}"),
-    }
-}
-
-fn rows() -> Vec<Row> {
-    DATA.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 8, "8 tab-separated columns: {l}");
-            let verdict = match f[4].split_once(':') {
-                None if f[4] == "draw" || f[4] == "open" => Verdict::NoDecision,
-                Some(("not-lost", c)) => Verdict::NotLost(color(c)),
-                Some(("win", c)) => Verdict::Win(color(c)),
-                _ => panic!("unknown verdict {}", f[4]),
-            };
-            let rule_set = match f[3] {
-                "law" => RuleSet::Vietnamese,
-                "asian" => RuleSet::Asian,
-                other => panic!("unknown rules {other}"),
-            };
-            let (lo, hi) = f[5].split_once('-').expect("a depth range lo-hi");
-            Row {
-                id: f[0].to_string(),
-                fen: f[1].to_string(),
-                moves: if f[2] == "-" {
-                    Vec::new()
-                } else {
-                    f[2].split_whitespace().map(str::to_string).collect()
-                },
-                rules: RuleOptions::for_rule_set(rule_set),
-                verdict,
-                depths: (lo.parse().expect("depth"), hi.parse().expect("depth")),
-                source: f[6].to_string(),
-            }
-        })
-        .collect()
-}
 
 /// One reported iteration: depth, score (side to move's view), bound, principal variation.
 type Reported = (i32, i32, ScoreBound, Vec<Move>);

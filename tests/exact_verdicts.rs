@@ -1,0 +1,166 @@
+//! The verdicts of `tests/data/false-decisive.tsv`, checked by an exact search of the repetition
+//! space (`repetition_suite::exact`): every position judged as the referee judges the game, every
+//! reply of the defender searched, no evaluation and no pruning. A row's `exact` column gives the
+//! plies: a `win` row's side forces a win in exactly that many plies at best; in the other rows
+//! the sides the verdict denies a win have none within that many plies.
+//!
+//! The full check takes minutes in a release build and is ignored by default
+//! (`cargo test --release --test exact_verdicts -- --ignored`); the default run checks the short
+//! wins in full and every other row to a short horizon, and that the exact search judges each ply
+//! as the referee does.
+
+use cotuong::game::Game;
+use engine_core::rules::{try_adjudicate, RuleId};
+use engine_core::{move_text, Move, Position, RankBase, SplitMix64};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+mod repetition_suite;
+use repetition_suite::exact::ExactSearch;
+use repetition_suite::rows::{rows, Row, Verdict};
+
+/// The horizon of the default run for rows that deny a win.
+const FAST_PLIES: u32 = 5;
+
+/// The default run checks `win` rows in full up to this length.
+const FAST_WIN_PLIES: u32 = 7;
+
+fn start_of(row: &Row) -> (Position, Vec<Move>) {
+    let game = Game::from_text(Some(&row.fen), &row.moves, RankBase::Zero)
+        .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+    (game.start().clone(), game.moves().to_vec())
+}
+
+/// Checks one row's verdict with the exact search to `plies`; the failure, if any.
+fn check(row: &Row, plies: u32, full_win: bool) -> Option<String> {
+    let (start, history) = start_of(row);
+    let clock = Instant::now();
+    let mut search = ExactSearch::new(&start, &history, &row.rules)
+        .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+    let mut failure = None;
+    if let Verdict::Win(c) = row.verdict {
+        if full_win {
+            let found = search.shortest_win(c, row.exact_plies);
+            if found != Some(row.exact_plies) {
+                failure = Some(format!(
+                    "{}: {} forces a win in {found:?} plies, the row says {}",
+                    row.id,
+                    c.name(),
+                    row.exact_plies
+                ));
+            }
+        }
+    }
+    for side in row.verdict.sides_without_a_win() {
+        // Deepening from one ply fills the move-ordering table first: the same answer, faster.
+        if search.shortest_win(side, plies).is_some() {
+            failure.get_or_insert(format!(
+                "{}: {} forces a win within {plies} plies, which the verdict denies",
+                row.id,
+                side.name()
+            ));
+        }
+    }
+    eprintln!(
+        "{}: {plies} plies, {} positions, {:.1} s{}",
+        row.id,
+        search.nodes,
+        clock.elapsed().as_secs_f64(),
+        if failure.is_some() { ", FAILED" } else { "" }
+    );
+    failure
+}
+
+#[test]
+fn every_row_is_checked_to_a_horizon() {
+    for row in rows() {
+        assert!(row.exact_plies >= 1, "{}: no exact horizon", row.id);
+    }
+}
+
+#[test]
+fn short_wins_in_full_and_every_denied_win_to_a_short_horizon() {
+    let failures: Vec<String> = rows()
+        .iter()
+        .filter_map(|row| {
+            let full_win =
+                matches!(row.verdict, Verdict::Win(_)) && row.exact_plies <= FAST_WIN_PLIES;
+            check(row, row.exact_plies.min(FAST_PLIES), full_win)
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "minutes in a release build: cargo test --release --test exact_verdicts -- --ignored"]
+fn every_verdict_holds_under_an_exact_search() {
+    let failures: Vec<String> = rows()
+        .iter()
+        .filter_map(|row| check(row, row.exact_plies, true))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Random games from the suite's positions, with many moves taken back by the same piece so that
+/// positions repeat: after every ply the exact search's verdict equals the referee's.
+#[test]
+fn the_exact_search_judges_every_ply_as_the_referee_does() {
+    let mut rng = SplitMix64::new(46);
+    let (mut plies, mut decided) = (0, BTreeMap::<&str, usize>::new());
+    for row in rows() {
+        for _ in 0..8 {
+            let (start, history) = start_of(&row);
+            let mut search = ExactSearch::new(&start, &history, &row.rules)
+                .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+            let mut moves = history.clone();
+            for _ in 0..60 {
+                let legal = search.position().legal_moves();
+                // Half the time, move back the piece that moved two plies ago, if it can.
+                let back = moves.len().checked_sub(2).map(|i| moves[i]).and_then(|m| {
+                    legal
+                        .iter()
+                        .copied()
+                        .find(|l| l.from() == m.to() && l.to() == m.from())
+                });
+                let mv = match back {
+                    Some(b) if rng.next_u64().is_multiple_of(2) => b,
+                    _ => legal[(rng.below(legal.len() as u64)) as usize],
+                };
+                search.push(mv);
+                moves.push(mv);
+                plies += 1;
+                let ours = search.outcome();
+                let referee = try_adjudicate(&start, &moves, &row.rules).expect("legal moves");
+                assert_eq!(
+                    ours,
+                    referee.as_ref().map(|v| v.result),
+                    "{}: after {}",
+                    row.id,
+                    moves
+                        .iter()
+                        .map(|&m| move_text(m, RankBase::Zero))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                if let Some(verdict) = referee {
+                    *decided.entry(verdict.rule.id()).or_default() += 1;
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("{plies} plies; decided by {decided:?}");
+    // The walks must reach the verdicts that depend on the path, or they test little.
+    for rule in [
+        RuleId::Checkmate,
+        RuleId::PerpetualCheck,
+        RuleId::PerpetualChase,
+        RuleId::RepetitionDraw,
+    ] {
+        assert!(
+            decided.contains_key(rule.id()),
+            "no {} in {decided:?}",
+            rule.id()
+        );
+    }
+}
