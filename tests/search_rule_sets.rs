@@ -1,5 +1,6 @@
 //! The search and the referee classify repetition cycles alike, under both rule sets: checks
-//! mixed with attacks, offers between equal pieces, mate threats and who is chasing. For each
+//! mixed with attacks, offers between equal pieces, mate threats, who is chasing, and the Asian
+//! rule book's remaining principles (the book and the Law agree on each). For each
 //! constructed case (the same positions as `engine-core/tests/rules_law_cases.rs`, whose
 //! articles and legality checks they share), the game runs nearly two laps of its cycle; the
 //! search then scores the move that makes a position occur for the third time, once from the
@@ -34,7 +35,7 @@ struct Case {
     /// The principle, as in `rules_law_cases.rs`.
     name: &'static str,
     fen: &'static str,
-    /// One lap of the cycle (4 plies), from `fen`.
+    /// One lap of the cycle (4 or 8 plies), from `fen`.
     lap: &'static str,
     /// The verdict under the Vietnamese Law and under the Asian rules.
     law: Expect,
@@ -123,6 +124,56 @@ const CASES: &[Case] = &[
         law: Loses(Black),
         asian: Loses(Black),
     },
+    // The Asian rule book's remaining principles (the books agree on each).
+    Case {
+        name: "horse chased, answering with a check and an idle move",
+        fen: "4k4/4a4/9/9/9/9/5n3/9/5R3/4K4 b - - 0 1",
+        lap: "f3d2 f1d1 d2f3 d1f1",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    Case {
+        name: "cannon chasing a chariot that counter-attacks once",
+        fen: "2bk5/9/r8/p8/1C7/9/9/1C7/9/4K4 w - - 0 1",
+        lap: "b2a2 a7b7 a2b2 b7a7",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    Case {
+        name: "two chariots chasing one cannon",
+        fen: "4k4/9/9/9/c8/9/9/R8/9/R2K5 w - - 0 1",
+        lap: "a2b2 e9e8 b2a2 e8e9",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    Case {
+        name: "check, then a threat to check and capture",
+        fen: "3k5/9/9/9/2R6/9/9/3n5/9/5K3 w - - 0 1",
+        lap: "c5c9 d9d8 c9c5 d8d9",
+        law: Draw,
+        asian: Draw,
+    },
+    Case {
+        name: "mutual perpetual chase in different ways",
+        fen: "2r1N4/4ak3/9/4r4/n8/9/9/R8/9/R2K5 w - - 0 1",
+        lap: "a2b2 e8d9 b2a2 d9e8",
+        law: Draw,
+        asian: Draw,
+    },
+    Case {
+        name: "two chariots attacking in turn, each returning to its square",
+        fen: "3ak4/9/9/1R7/5R3/c8/9/9/9/3K5 w - - 0 1",
+        lap: "f5f4 a4a5 b6a6 a5b5 f4f5 b5b4 a6b6 b4a4",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
+    Case {
+        name: "chariot beside its general attacked by a cannon",
+        fen: "C3k4/4ar3/9/9/9/9/9/9/9/3K5 w - - 0 1",
+        lap: "a9a8 f8f9 a8a9 f9f8",
+        law: Loses(Red),
+        asian: Loses(Red),
+    },
 ];
 
 /// `fen` and the moves of `text`, as a game, with the moves played.
@@ -200,8 +251,8 @@ fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
                 case.name,
                 rule_set.name()
             );
-            // The side completing the cycle: seven plies of history, the eighth searched.
-            let (history, last) = moves.split_at(7);
+            // The side completing the cycle: the last ply of the two laps searched.
+            let (history, last) = moves.split_at(moves.len() - 1);
             let completer = start.side_to_move().opponent();
             let got = search_score(&start, history, last[0], &options);
             if got != expected_score(expected, completer) {
@@ -225,7 +276,7 @@ fn the_search_scores_third_occurrences_as_the_referee_judges_them() {
                 case.name,
                 rule_set.name()
             );
-            let (history, last) = extended.split_at(7);
+            let (history, last) = extended.split_at(extended.len() - 1);
             let starter = start.side_to_move();
             let got = search_score(&later, history, last[0], &options);
             if got != expected_score(expected, starter) {
