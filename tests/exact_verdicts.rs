@@ -6,12 +6,14 @@
 //!
 //! The full check takes minutes in a release build and is ignored by default
 //! (`cargo test --release --test exact_verdicts -- --ignored`); the default run checks the short
-//! wins in full and every other row to a short horizon, and that the exact search judges each ply
-//! as the referee does.
+//! wins in full and every other row to a short horizon, that the exact search judges each ply as
+//! the referee does, and that every short mate or rule win the engine's search reports from
+//! positions of repeating random games is a forced win by the exact search.
 
 use cotuong::game::Game;
+use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, MATE, MATE_BOUND};
 use engine_core::rules::{try_adjudicate, RuleId};
-use engine_core::{move_text, Move, Position, RankBase, SplitMix64};
+use engine_core::{move_text, Color, Move, Position, RankBase, SplitMix64};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -114,18 +116,7 @@ fn the_exact_search_judges_every_ply_as_the_referee_does() {
                 .unwrap_or_else(|e| panic!("{}: {e}", row.id));
             let mut moves = history.clone();
             for _ in 0..60 {
-                let legal = search.position().legal_moves();
-                // Half the time, move back the piece that moved two plies ago, if it can.
-                let back = moves.len().checked_sub(2).map(|i| moves[i]).and_then(|m| {
-                    legal
-                        .iter()
-                        .copied()
-                        .find(|l| l.from() == m.to() && l.to() == m.from())
-                });
-                let mv = match back {
-                    Some(b) if rng.next_u64().is_multiple_of(2) => b,
-                    _ => legal[(rng.below(legal.len() as u64)) as usize],
-                };
+                let mv = walk_move(search.position(), &moves, &mut rng);
                 search.push(mv);
                 moves.push(mv);
                 plies += 1;
@@ -163,4 +154,107 @@ fn the_exact_search_judges_every_ply_as_the_referee_does() {
             rule.id()
         );
     }
+}
+
+/// A move of a random game that repeats positions: half the time the piece that moved two plies
+/// ago goes back, if it can; otherwise any legal move.
+fn walk_move(pos: &Position, moves: &[Move], rng: &mut SplitMix64) -> Move {
+    let legal = pos.legal_moves();
+    let back = moves.len().checked_sub(2).map(|i| moves[i]).and_then(|m| {
+        legal
+            .iter()
+            .copied()
+            .find(|l| l.from() == m.to() && l.to() == m.from())
+    });
+    match back {
+        Some(b) if rng.next_u64().is_multiple_of(2) => b,
+        _ => legal[rng.below(legal.len() as u64) as usize],
+    }
+}
+
+/// The depth of the engine's searches in the property test below (less in a debug build).
+const ENGINE_DEPTH: i32 = if cfg!(debug_assertions) { 5 } else { 8 };
+
+/// The longest decisive score (in plies) that the property test below proves exactly.
+const PROOF_PLIES: u32 = 7;
+
+/// A decisive score is a proof: from positions of repeating random games started at the suite's
+/// rows, the engine searches; every mate or rule win it reports within [`PROOF_PLIES`] plies
+/// (exact, or a bound on the winning side) must be a forced win of that side within those plies
+/// by the exact search.
+#[test]
+fn the_engines_short_decisive_scores_are_forced_wins() {
+    let mut rng = SplitMix64::new(4646);
+    let mut searcher = Searcher::new(16, 1).expect("a searcher");
+    let (mut proved, mut searches) = (0, 0);
+    let mut failures = Vec::new();
+    for row in rows() {
+        for _ in 0..4 {
+            let (start, mut moves) = start_of(&row);
+            let mut exact = ExactSearch::new(&start, &moves, &row.rules)
+                .unwrap_or_else(|e| panic!("{}: {e}", row.id));
+            for _ in 0..rng.below(24) {
+                let mv = walk_move(exact.position(), &moves, &mut rng);
+                exact.push(mv);
+                if exact.outcome().is_some() {
+                    exact.pop();
+                    break;
+                }
+                moves.push(mv);
+            }
+            let game = Game::from_moves(start.clone(), &moves).expect("legal moves");
+            let us = game.position().side_to_move();
+            let request = SearchRequest {
+                depth: Some(ENGINE_DEPTH),
+                rules: row.rules.clone(),
+                ..SearchRequest::default()
+            };
+            searcher.clear();
+            let mut claims: Vec<(i32, Color, u32)> = Vec::new();
+            searches += 1;
+            searcher
+                .search(&game, &request, &mut |info| {
+                    if let Info::Iteration {
+                        depth,
+                        multipv: 1,
+                        score,
+                        bound,
+                        ..
+                    } = info
+                    {
+                        let plies = (MATE - score.abs()) as u32;
+                        let winner = if *score > 0 { us } else { us.opponent() };
+                        let towards_winner = match bound {
+                            ScoreBound::Exact => true,
+                            ScoreBound::Lower => *score > 0,
+                            ScoreBound::Upper => *score < 0,
+                        };
+                        if score.abs() >= MATE_BOUND && towards_winner && plies <= PROOF_PLIES {
+                            claims.push((*depth, winner, plies));
+                        }
+                    }
+                })
+                .expect("a legal move");
+            for (depth, winner, plies) in claims {
+                proved += 1;
+                if !exact.forced_win(winner, plies) {
+                    failures.push(format!(
+                        "{} after {}: depth {depth} claims a win for {} within {plies} plies; the \
+                         exact search finds none",
+                        row.id,
+                        moves
+                            .iter()
+                            .map(|&m| move_text(m, RankBase::Zero))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        winner.name()
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("{searches} searches, {proved} decisive scores checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Enough claims to make the test mean something.
+    assert!(proved >= 20, "only {proved} decisive scores to check");
 }
