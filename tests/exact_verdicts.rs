@@ -11,7 +11,7 @@
 //! positions of repeating random games is a forced win by the exact search.
 
 use cotuong::game::Game;
-use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, MATE, MATE_BOUND};
+use cotuong::search::{SearchRequest, Searcher, MATE};
 use engine_core::rules::{try_adjudicate, RuleId};
 use engine_core::{move_text, Color, Move, Position, RankBase, SplitMix64};
 use std::collections::BTreeMap;
@@ -19,6 +19,7 @@ use std::time::Instant;
 
 mod repetition_suite;
 use repetition_suite::exact::ExactSearch;
+use repetition_suite::reported::{claim, iterations};
 use repetition_suite::rows::{rows, Row, Verdict};
 
 /// The horizon of the default run for rows that deny a win.
@@ -210,31 +211,17 @@ fn the_engines_short_decisive_scores_are_forced_wins() {
                 ..SearchRequest::default()
             };
             searcher.clear();
-            let mut claims: Vec<(i32, Color, u32)> = Vec::new();
             searches += 1;
-            searcher
-                .search(&game, &request, &mut |info| {
-                    if let Info::Iteration {
-                        depth,
-                        multipv: 1,
-                        score,
-                        bound,
-                        ..
-                    } = info
-                    {
-                        let plies = (MATE - score.abs()) as u32;
-                        let winner = if *score > 0 { us } else { us.opponent() };
-                        let towards_winner = match bound {
-                            ScoreBound::Exact => true,
-                            ScoreBound::Lower => *score > 0,
-                            ScoreBound::Upper => *score < 0,
-                        };
-                        if score.abs() >= MATE_BOUND && towards_winner && plies <= PROOF_PLIES {
-                            claims.push((*depth, winner, plies));
-                        }
-                    }
+            // Decisive claims within the proof horizon: depth, winner, plies to the end.
+            let claims: Vec<(i32, Color, u32)> = iterations(&mut searcher, &game, &request)
+                .into_iter()
+                .filter_map(|(depth, score, bound, _)| {
+                    let we_win = claim(score, bound)?;
+                    let plies = (MATE - score.abs()) as u32;
+                    let winner = if we_win { us } else { us.opponent() };
+                    (plies <= PROOF_PLIES).then_some((depth, winner, plies))
                 })
-                .expect("a legal move");
+                .collect();
             for (depth, winner, plies) in claims {
                 proved += 1;
                 if !exact.forced_win(winner, plies) {

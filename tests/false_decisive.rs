@@ -12,35 +12,21 @@
 //! depth ranges of the rows without a win to find are cut to keep the test short.
 
 use cotuong::game::Game;
-use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, MATE_BOUND};
+use cotuong::search::{ScoreBound, SearchRequest, Searcher};
 use engine_core::{move_text, Move, RankBase};
 
 mod repetition_suite;
+use repetition_suite::reported::{claim, iterations};
 use repetition_suite::rows::{rows, Verdict};
 
 /// The deepest depth searched in a debug build for rows without a win to find.
 const DEBUG_MAX_DEPTH: i32 = 7;
-
-/// One reported iteration: depth, score (side to move's view), bound, principal variation.
-type Reported = (i32, i32, ScoreBound, Vec<Move>);
 
 fn pv_text(pv: &[Move]) -> String {
     pv.iter()
         .map(|&m| move_text(m, RankBase::Zero))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Whether a reported score claims a win (`Some(true)`) or a loss (`Some(false)`) for the side
-/// to move: a decisive score, unless its bound points away from the decision.
-fn claim(score: i32, bound: ScoreBound) -> Option<bool> {
-    if score >= MATE_BOUND && bound != ScoreBound::Upper {
-        Some(true)
-    } else if score <= -MATE_BOUND && bound != ScoreBound::Lower {
-        Some(false)
-    } else {
-        None
-    }
 }
 
 #[test]
@@ -76,22 +62,7 @@ fn no_decisive_score_that_the_game_denies_and_real_rule_wins_are_found() {
             rules: row.rules.clone(),
             ..SearchRequest::default()
         };
-        let mut reported: Vec<Reported> = Vec::new();
-        searcher
-            .search(&game, &request, &mut |info| {
-                if let Info::Iteration {
-                    depth,
-                    multipv: 1,
-                    score,
-                    bound,
-                    pv,
-                    ..
-                } = info
-                {
-                    reported.push((*depth, *score, *bound, pv.clone()));
-                }
-            })
-            .expect("a legal move");
+        let reported = iterations(&mut searcher, &game, &request);
         for (depth, score, bound, pv) in reported.iter().filter(|r| r.0 >= lo) {
             // The side the score says wins, if it is decisive.
             let Some(we_win) = claim(*score, *bound) else {
