@@ -105,7 +105,9 @@ fn every_verdict_holds_under_an_exact_search() {
 }
 
 /// Random games from the suite's positions, with many moves taken back by the same piece so that
-/// positions repeat: after every ply the exact search's verdict equals the referee's.
+/// positions repeat, and before every ply a side line of up to three plies played and taken back
+/// (as the exact search does): after every ply the exact search's verdict equals the referee's on
+/// a fresh replay of the game.
 #[test]
 fn the_exact_search_judges_every_ply_as_the_referee_does() {
     let mut rng = SplitMix64::new(46);
@@ -117,6 +119,16 @@ fn the_exact_search_judges_every_ply_as_the_referee_does() {
                 .unwrap_or_else(|e| panic!("{}: {e}", row.id));
             let mut moves = history.clone();
             for _ in 0..60 {
+                let side_line = rng.below(4);
+                let mut played = 0;
+                while played < side_line && search.position().has_legal_move() {
+                    let legal = search.position().legal_moves();
+                    search.push(legal[rng.below(legal.len() as u64) as usize]);
+                    played += 1;
+                }
+                for _ in 0..played {
+                    search.pop();
+                }
                 let mv = walk_move(search.position(), &moves, &mut rng);
                 search.push(mv);
                 moves.push(mv);

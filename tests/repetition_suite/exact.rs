@@ -7,20 +7,12 @@
 //! engine's search: no evaluation, no pruning, no transposition table (a stored result would
 //! depend on the path, which is the very thing being checked). Slow, so only short horizons.
 
-use engine_core::rules::{analyze_cycle, GameResult, RuleOptions};
-use engine_core::{Color, Move, Position, Undo};
+use engine_core::rules::{GameResult, Referee, RuleOptions};
+use engine_core::{Color, Move, Position};
 
-/// The game so far, played move by move, with what the referee needs to judge each ply.
+/// The game so far, played move by move and judged after each ply by the referee itself.
 pub struct ExactSearch<'a> {
-    pos: Position,
-    moves: Vec<Move>,
-    undos: Vec<Undo>,
-    /// `keys[k]` is the key of the position after `k` plies.
-    keys: Vec<u64>,
-    /// `last_capture[k]`: the ply of the last capture within the first `k` plies (0 if none):
-    /// no position before it can repeat a later one.
-    last_capture: Vec<usize>,
-    options: &'a RuleOptions,
+    referee: Referee<'a>,
     /// Per ply from the game's start: the last move that decided a node there (a win for the
     /// attacker, a refutation for the defender), tried first. Order only; results do not depend
     /// on it.
@@ -37,91 +29,44 @@ impl<'a> ExactSearch<'a> {
         history: &[Move],
         options: &'a RuleOptions,
     ) -> Result<ExactSearch<'a>, String> {
-        if let Some(v) = engine_core::rules::try_adjudicate(start, history, options)
-            .map_err(|e| e.to_string())?
-        {
+        let mut referee = Referee::new(start, options);
+        for (i, &mv) in history.iter().enumerate() {
+            if let Some(v) = referee.verdict() {
+                return Err(format!("the game is already over: {}", v.explanation));
+            }
+            if !referee.position().is_legal(mv) {
+                return Err(format!("move {} of the history is not legal", i + 1));
+            }
+            referee.play(mv);
+        }
+        if let Some(v) = referee.verdict() {
             return Err(format!("the game is already over: {}", v.explanation));
         }
-        let mut search = ExactSearch {
-            pos: start.clone(),
-            moves: Vec::new(),
-            undos: Vec::new(),
-            keys: vec![start.key()],
-            last_capture: vec![0],
-            options,
+        Ok(ExactSearch {
+            referee,
             killers: Vec::new(),
             nodes: 0,
-        };
-        for &mv in history {
-            search.push(mv);
-        }
-        Ok(search)
+        })
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.referee.position()
     }
 
     /// Plays a legal move.
     pub fn push(&mut self, mv: Move) {
-        let capture = self.pos.piece_at(mv.to()).is_some();
-        self.undos.push(self.pos.make_move(mv));
-        self.moves.push(mv);
-        self.keys.push(self.pos.key());
-        let ply = self.moves.len();
-        let last = if capture {
-            ply
-        } else {
-            self.last_capture[ply - 1]
-        };
-        self.last_capture.push(last);
+        self.referee.play(mv);
     }
 
     /// Takes back the last move.
     pub fn pop(&mut self) {
-        let (Some(mv), Some(undo)) = (self.moves.pop(), self.undos.pop()) else {
-            return;
-        };
-        self.pos.unmake_move(mv, undo);
-        self.keys.pop();
-        self.last_capture.pop();
+        self.referee.take_back();
     }
 
-    /// The referee's verdict on the ply just played, or `None` while the game goes on. The same
-    /// tests in the same order as `engine_core::rules::try_adjudicate` after each ply.
+    /// The referee's result after the ply just played, or `None` while the game goes on.
     pub fn outcome(&self) -> Option<GameResult> {
-        let pos = &self.pos;
-        if !pos.has_legal_move() {
-            return Some(GameResult::win_for(pos.side_to_move().opponent()));
-        }
-        let ply = self.moves.len();
-        let key = self.keys[ply];
-        let threshold = self.options.repetition_threshold.max(2) as usize;
-        let earlier = (self.last_capture[ply]..ply)
-            .filter(|&k| (ply - k).is_multiple_of(2) && self.keys[k] == key);
-        let (mut first, mut count) = (None, 0);
-        for k in earlier {
-            first.get_or_insert(k);
-            count += 1;
-        }
-        if let Some(first) = first {
-            if count + 1 >= threshold {
-                // A key collision (not a real cycle) is not judged, as by the referee.
-                if let Ok(report) = analyze_cycle(pos, &self.moves[first..], self.options) {
-                    return Some(match report.loser {
-                        Some(loser) => GameResult::win_for(loser.opponent()),
-                        None => GameResult::Draw,
-                    });
-                }
-            }
-        }
-        if self.options.no_capture_limit_reached(pos)
-            || (self.options.insufficient_material_draw && pos.has_no_attacking_material())
-        {
-            return Some(GameResult::Draw);
-        }
-        None
+        self.referee.verdict().map(|v| v.result)
     }
 
     /// Whether `attacker` can force the referee to declare it the winner within `plies` plies
@@ -131,11 +76,11 @@ impl<'a> ExactSearch<'a> {
         if plies == 0 {
             return false;
         }
-        let ply = self.moves.len();
+        let ply = self.referee.plies();
         if self.killers.len() <= ply {
             self.killers.resize(ply + 1, None);
         }
-        let attacking = self.pos.side_to_move() == attacker;
+        let attacking = self.position().side_to_move() == attacker;
         let moves = self.ordered_moves(attacking, self.killers[ply]);
         for mv in moves {
             self.push(mv);
@@ -161,11 +106,12 @@ impl<'a> ExactSearch<'a> {
 
     /// Legal moves, the killer first, then (for the attacker) checks, then the rest.
     fn ordered_moves(&self, attacking: bool, killer: Option<Move>) -> Vec<Move> {
-        let mut moves: Vec<Move> = self.pos.legal_moves().iter().copied().collect();
+        let pos = self.position();
+        let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
         let rank = |mv: &Move| -> u8 {
             if Some(*mv) == killer {
                 0
-            } else if attacking && self.pos.gives_check(*mv) {
+            } else if attacking && pos.gives_check(*mv) {
                 1
             } else {
                 2

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::moves::Move;
 use crate::notation::{move_text, RankBase};
 use crate::piece::{Color, PieceKind};
-use crate::position::Position;
+use crate::position::{Position, Undo};
 
 use super::chase::ChaseReason;
 use super::cycle::{analyze_cycle, CycleReport};
@@ -42,55 +42,113 @@ pub fn try_adjudicate(
     moves: &[Move],
     options: &RuleOptions,
 ) -> Result<Option<Verdict>, IllegalMoveError> {
-    let mut pos = start.clone();
-    if !pos.has_legal_move() {
-        return Ok(Some(no_move_verdict(&pos, 0)));
-    }
-    if let Some(v) = judge_limits(&pos, 0, options) {
+    let mut referee = Referee::new(start, options);
+    if let Some(v) = referee.verdict() {
         return Ok(Some(v));
     }
-    // keys[k] = key of the position after k plies; positions before `since_capture` cannot
-    // repeat later ones.
-    let mut keys = Vec::with_capacity(moves.len() + 1);
-    keys.push(pos.key());
-    let mut since_capture = 0usize;
-    let threshold = options.repetition_threshold.max(2) as usize;
     for (i, &mv) in moves.iter().enumerate() {
-        let ply = i + 1;
-        if !pos.is_legal(mv) {
+        if !referee.position().is_legal(mv) {
             return Err(IllegalMoveError {
-                ply,
+                ply: i + 1,
                 text: move_text(mv, RankBase::Zero),
             });
         }
-        let capture = pos.piece_at(mv.to()).is_some();
-        pos.make_move(mv);
-        keys.push(pos.key());
-        if capture {
-            since_capture = ply;
-        }
-        if !pos.has_legal_move() {
-            return Ok(Some(no_move_verdict(&pos, ply)));
-        }
-        let key = pos.key();
-        let mut occurrences = (since_capture..ply)
-            .filter(|&k| (ply - k) % 2 == 0 && keys[k] == key)
-            .peekable();
-        if let Some(&first) = occurrences.peek() {
-            if occurrences.count() + 1 >= threshold {
-                let cycle = &moves[first..ply];
-                let report = analyze_cycle(&pos, cycle, options);
-                // A key collision (not a real cycle) is simply not judged.
-                if let Ok(report) = report {
-                    return Ok(Some(cycle_verdict(&report, first, ply, options.rule_set)));
-                }
-            }
-        }
-        if let Some(v) = judge_limits(&pos, ply, options) {
+        referee.play(mv);
+        if let Some(v) = referee.verdict() {
             return Ok(Some(v));
         }
     }
     Ok(None)
+}
+
+/// A game judged ply by ply: the position and the keys since the last capture, kept as moves are
+/// played and taken back, so that a search over the game tree (an exact solver in the tests) asks
+/// the very judge [`try_adjudicate`] asks.
+pub struct Referee<'a> {
+    options: &'a RuleOptions,
+    pos: Position,
+    moves: Vec<Move>,
+    undos: Vec<Undo>,
+    /// `keys[k]`: the key of the position after `k` plies.
+    keys: Vec<u64>,
+    /// `last_capture[k]`: the ply of the last capture within the first `k` plies (0 if none); no
+    /// position before it can repeat a later one.
+    last_capture: Vec<usize>,
+}
+
+impl<'a> Referee<'a> {
+    /// A game at `start`, no move played.
+    pub fn new(start: &Position, options: &'a RuleOptions) -> Referee<'a> {
+        Referee {
+            options,
+            pos: start.clone(),
+            moves: Vec::new(),
+            undos: Vec::new(),
+            keys: vec![start.key()],
+            last_capture: vec![0],
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Moves played since the start.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Plays `mv`, which must be legal in the current position.
+    pub fn play(&mut self, mv: Move) {
+        let capture = self.pos.piece_at(mv.to()).is_some();
+        self.undos.push(self.pos.make_move(mv));
+        self.moves.push(mv);
+        self.keys.push(self.pos.key());
+        let ply = self.moves.len();
+        let last = if capture {
+            ply
+        } else {
+            self.last_capture[ply - 1]
+        };
+        self.last_capture.push(last);
+    }
+
+    /// Takes back the last move played, if any.
+    pub fn take_back(&mut self) {
+        let (Some(mv), Some(undo)) = (self.moves.pop(), self.undos.pop()) else {
+            return;
+        };
+        self.pos.unmake_move(mv, undo);
+        self.keys.pop();
+        self.last_capture.pop();
+    }
+
+    /// The verdict on the current ply (the start position before any move), or `None` while the
+    /// game goes on: no legal move, then repetition (the position's `repetition_threshold`-th
+    /// occurrence since the last capture, judging the cycle from its first occurrence), then the
+    /// no-capture limit and bare material.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let (pos, options) = (&self.pos, self.options);
+        let ply = self.moves.len();
+        if !pos.has_legal_move() {
+            return Some(no_move_verdict(pos, ply));
+        }
+        let key = self.keys[ply];
+        let threshold = options.repetition_threshold.max(2) as usize;
+        let mut occurrences = (self.last_capture[ply]..ply)
+            .filter(|&k| (ply - k).is_multiple_of(2) && self.keys[k] == key)
+            .peekable();
+        if let Some(&first) = occurrences.peek() {
+            if occurrences.count() + 1 >= threshold {
+                // A key collision (not a real cycle) is simply not judged.
+                if let Ok(report) = analyze_cycle(pos, &self.moves[first..], options) {
+                    return Some(cycle_verdict(&report, first, ply, options.rule_set));
+                }
+            }
+        }
+        judge_limits(pos, ply, options)
+    }
 }
 
 /// Draws that look only at the position and its counters, tested after mate and repetition:
