@@ -13,13 +13,14 @@
 //! accumulators: it shares its parent's (the side to move only swaps which one is "us").
 //!
 //! When the feature set says a move changes a perspective's input mapping
-//! ([`FeatureSet::refresh_needed`], for king buckets or mirroring), that perspective is rebuilt
+//! ([`FeatureSet::refresh_needed`]: a general move across king buckets or the mirror, a capture
+//! of a side's last attacker of a kind), that perspective is rebuilt
 //! from the position at evaluation instead of updated. Rebuilds go through the stack's
 //! accumulator cache ([`FinnyTable`]), which applies only the differences from the last
 //! accumulator computed under the same mapping (on by default;
 //! [`AccumulatorStack::set_cache`] turns it off, for tests and benchmarks).
 
-use crate::features::FeatureSet;
+use crate::features::{Anchor, FeatureSet};
 use crate::finny::FinnyTable;
 use crate::network::Network;
 use crate::simd::Block;
@@ -53,9 +54,9 @@ struct Entry {
     /// The entry whose accumulators hold this node's values: itself, or for a null move the
     /// nearest ancestor that is not one.
     source: usize,
-    /// Both generals' squares at this node (indexed by `Color::index`), for feature sets that
-    /// depend on them.
-    generals: [Square; 2],
+    /// Both sides' anchors at this node (general square and attackers, indexed by
+    /// `Color::index`), for feature sets that depend on them.
+    anchors: [Anchor; 2],
     /// Whether the perspective's accumulator of this entry holds its values.
     computed: [bool; 2],
     /// Whether the perspective must be rebuilt from the position rather than updated from the
@@ -139,10 +140,7 @@ impl AccumulatorStack {
         self.entries.push(Entry {
             change: Change::Root,
             source: 0,
-            generals: [
-                pos.general_square(Color::Red),
-                pos.general_square(Color::Black),
-            ],
+            anchors: anchors_of(pos),
             computed: [true; 2],
             needs_refresh: [false; 2],
         });
@@ -178,17 +176,23 @@ impl AccumulatorStack {
     /// stood on `mv.to()`, as in [`Undo::captured`]). Costs no vector work until an evaluation.
     pub fn push(&mut self, mv: Move, piece: Piece, captured: Option<Piece>) {
         let (from, to) = (mv.from(), mv.to());
-        let parent = self.top();
-        let mut generals = parent.generals;
+        let parent = self.top().anchors;
+        let mut anchors = parent;
         let mut needs_refresh = [false; 2];
+        // Only the mover's general and the captured side's material move an anchor.
         if piece.kind() == PieceKind::General {
-            let p = piece.color();
-            generals[p.index()] = to;
-            needs_refresh[p.index()] = self.features.refresh_needed(p, from, to);
-            #[cfg(test)]
-            {
-                needs_refresh[p.index()] |= self.refresh_on_general_moves;
-            }
+            let (p, i) = (piece.color(), piece.color().index());
+            anchors[i].general = to;
+            needs_refresh[i] = self.features.refresh_needed(p, parent[i], anchors[i]);
+        }
+        if let Some(c) = captured {
+            let (p, i) = (c.color(), c.color().index());
+            anchors[i] = anchors[i].after_losing(c.kind());
+            needs_refresh[i] = self.features.refresh_needed(p, parent[i], anchors[i]);
+        }
+        #[cfg(test)]
+        if piece.kind() == PieceKind::General {
+            needs_refresh[piece.color().index()] |= self.refresh_on_general_moves;
         }
         self.push_entry(
             Change::Move {
@@ -197,7 +201,7 @@ impl AccumulatorStack {
                 to,
                 captured,
             },
-            generals,
+            anchors,
             needs_refresh,
         );
     }
@@ -210,11 +214,7 @@ impl AccumulatorStack {
             Some(piece) => self.push(mv, piece, undo.captured),
             None => {
                 debug_assert!(false, "push_move: no piece on {}", mv.to());
-                let generals = [
-                    pos_after.general_square(Color::Red),
-                    pos_after.general_square(Color::Black),
-                ];
-                self.push_entry(Change::Unknown, generals, [true; 2]);
+                self.push_entry(Change::Unknown, anchors_of(pos_after), [true; 2]);
             }
         }
     }
@@ -225,7 +225,7 @@ impl AccumulatorStack {
         self.entries.push(Entry {
             change: Change::Null,
             source: parent.source,
-            generals: parent.generals,
+            anchors: parent.anchors,
             computed: [false; 2],
             needs_refresh: [false; 2],
         });
@@ -279,12 +279,12 @@ impl AccumulatorStack {
         start..start + self.blocks
     }
 
-    fn push_entry(&mut self, change: Change, generals: [Square; 2], needs_refresh: [bool; 2]) {
+    fn push_entry(&mut self, change: Change, anchors: [Anchor; 2], needs_refresh: [bool; 2]) {
         let index = self.entries.len();
         self.entries.push(Entry {
             change,
             source: index,
-            generals,
+            anchors,
             computed: [false; 2],
             needs_refresh,
         });
@@ -388,8 +388,8 @@ impl AccumulatorStack {
         else {
             return;
         };
-        let general = entry.generals[pi];
-        let index = |piece, sq| self.features.index(p, general, piece, sq);
+        let anchor = entry.anchors[pi];
+        let index = |piece, sq| self.features.index(p, anchor, piece, sq);
         let (add, sub) = (index(piece, to), index(piece, from));
         let captured = captured.map(|c| index(c, to));
         // Parent slots lie before child slots (parent < k), so the split separates them.
@@ -412,6 +412,11 @@ impl AccumulatorStack {
         }
         self.entries[k].computed[pi] = true;
     }
+}
+
+/// Both sides' anchors in `pos`, indexed by `Color::index`.
+fn anchors_of(pos: &Position) -> [Anchor; 2] {
+    [Anchor::of(pos, Color::Red), Anchor::of(pos, Color::Black)]
 }
 
 #[cfg(test)]

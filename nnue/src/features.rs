@@ -16,9 +16,10 @@
 //! All 90 squares are indexable for every kind: a composed position with, say, an advisor off
 //! its five palace points still maps into range (such inputs simply never fired in training).
 //!
-//! The functions take the perspective's own general square although [`FeatureSet::PieceSquare`]
-//! ignores it: [`FeatureSet::KingBuckets`] depends on it, and then a general move may require a
-//! refresh of that perspective ([`FeatureSet::refresh_needed`]).
+//! The functions take the perspective's [`Anchor`] (own general square and attacking material)
+//! although [`FeatureSet::PieceSquare`] ignores it: the bucketed sets depend on it, and then a
+//! general move or a capture may require a refresh of that perspective
+//! ([`FeatureSet::refresh_needed`]).
 //!
 //! # King buckets with horizontal mirroring ([`FeatureSet::KingBuckets`])
 //!
@@ -36,8 +37,23 @@
 //! count as rank 2, files left of d as d. The perspective's *mapping* (bucket and mirror state,
 //! [`FeatureSet::mapping`]) takes 9 values in the palace: d, e and f-file (mirrored d) on three
 //! ranks. A move of the own general that changes the mapping needs a refresh.
+//!
+//! # Attack buckets ([`FeatureSet::AttackBuckets`], [`FeatureSet::KingAttackBuckets`])
+//!
+//! The perspective's own attacking material picks one of four blocks, as in Pikafish's
+//! HalfKAv2_hm: whether it still has a chariot, and whether it still has a horse or a cannon.
+//!
+//! ```text
+//! attack = (own chariots > 0 ? 2 : 0) + (own horses + cannons > 0 ? 1 : 0)   (0..4)
+//! index  = (king bucket * 4 + attack) * 1260 + (relation * 7 + kind) * 90 + square
+//! ```
+//!
+//! (the king bucket is 0 and nothing is mirrored for [`FeatureSet::AttackBuckets`]). Material
+//! only leaves the board, so the bucket changes only when a capture takes a side's last chariot
+//! or its last horse or cannon: that side's perspective is then rebuilt. What a perspective's
+//! mapping depends on, its general's square and its attackers, is its [`Anchor`].
 
-use engine_core::{Color, Piece, Position, Square};
+use engine_core::{Color, Piece, PieceKind, Position, Square};
 
 /// Piece kinds per side.
 const KINDS: usize = 7;
@@ -57,14 +73,79 @@ pub enum FeatureSet {
     /// per perspective; Black mirrored by rank, and every file mirrored while the own general
     /// stands on the f-file (see the module docs).
     KingBuckets,
+    /// 4 attack buckets (own chariots; own horses and cannons) x 1260 piece-square inputs = 5040
+    /// per perspective; Black mirrored by rank.
+    AttackBuckets,
+    /// 6 king buckets x 4 attack buckets x 1260 = 30240 per perspective, f-file mirrored as
+    /// [`FeatureSet::KingBuckets`] (Pikafish's HalfKAv2_hm shape on the xiangqi palace).
+    KingAttackBuckets,
+}
+
+/// What a perspective's input mapping depends on besides each piece: its own general's square
+/// and which attacking pieces it still has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    /// The perspective's own general.
+    pub general: Square,
+    /// Its chariots on the board.
+    pub chariots: u8,
+    /// Its horses and cannons on the board.
+    pub minors: u8,
+}
+
+impl Anchor {
+    /// `side`'s anchor in `pos`.
+    pub fn of(pos: &Position, side: Color) -> Anchor {
+        let count = |kind| pos.pieces_of(side, kind).count() as u8;
+        Anchor {
+            general: pos.general_square(side),
+            chariots: count(PieceKind::Chariot),
+            minors: count(PieceKind::Horse) + count(PieceKind::Cannon),
+        }
+    }
+
+    /// The anchor with the general on `general` and the full attacking material (two chariots,
+    /// four horses and cannons), for callers that only move generals.
+    pub const fn with_general(general: Square) -> Anchor {
+        Anchor {
+            general,
+            chariots: 2,
+            minors: 4,
+        }
+    }
+
+    /// The anchor after the side lost `kind` to a capture.
+    #[inline(always)]
+    pub fn after_losing(self, kind: PieceKind) -> Anchor {
+        match kind {
+            PieceKind::Chariot => Anchor {
+                chariots: self.chariots.saturating_sub(1),
+                ..self
+            },
+            PieceKind::Horse | PieceKind::Cannon => Anchor {
+                minors: self.minors.saturating_sub(1),
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The attack bucket (0..4): `2 · has a chariot + has a horse or cannon`.
+    #[inline(always)]
+    pub fn attack_bucket(self) -> usize {
+        usize::from(self.chariots > 0) * 2 + usize::from(self.minors > 0)
+    }
 }
 
 /// King buckets of [`FeatureSet::KingBuckets`].
 pub const KING_BUCKETS: usize = 6;
-/// Inputs of one king bucket (the piece-square block).
+/// Attack buckets of [`FeatureSet::AttackBuckets`] (see [`Anchor::attack_bucket`]).
+pub const ATTACK_BUCKETS: usize = 4;
+/// Inputs of one block (one king and attack bucket: the piece-square inputs).
 const PIECE_SQUARE_INPUTS: usize = 2 * KINDS * SQUARES;
-/// Distinct values of [`FeatureSet::mapping`] for any set (bucket x mirror state).
-pub const MAX_MAPPINGS: usize = 2 * KING_BUCKETS;
+/// Distinct values of [`FeatureSet::mapping`] for any set (king bucket x mirror state x attack
+/// bucket).
+pub const MAX_MAPPINGS: usize = 2 * KING_BUCKETS * ATTACK_BUCKETS;
 
 /// The king bucket (0..6) and mirror state of the perspective whose own general stands on
 /// `oriented_general` (already oriented to the perspective).
@@ -79,47 +160,77 @@ fn king_bucket(oriented_general: Square) -> (usize, bool) {
 
 impl FeatureSet {
     /// Every feature set this build knows.
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::PieceSquare, FeatureSet::KingBuckets];
+    pub const ALL: [FeatureSet; 4] = [
+        FeatureSet::PieceSquare,
+        FeatureSet::KingBuckets,
+        FeatureSet::AttackBuckets,
+        FeatureSet::KingAttackBuckets,
+    ];
 
     /// The id written in net files.
     pub const fn id(self) -> u32 {
         match self {
             FeatureSet::PieceSquare => 1,
             FeatureSet::KingBuckets => 2,
+            FeatureSet::AttackBuckets => 3,
+            FeatureSet::KingAttackBuckets => 4,
         }
     }
 
-    /// King buckets: how many copies of the 1260 piece-square inputs the set has (stored in
-    /// version-2 net files).
+    /// King buckets: by how many general squares the set splits its inputs (stored in version-2
+    /// net files).
     pub const fn king_buckets(self) -> usize {
         match self {
-            FeatureSet::PieceSquare => 1,
-            FeatureSet::KingBuckets => KING_BUCKETS,
+            FeatureSet::PieceSquare | FeatureSet::AttackBuckets => 1,
+            FeatureSet::KingBuckets | FeatureSet::KingAttackBuckets => KING_BUCKETS,
         }
+    }
+
+    /// Attack buckets: by how many states of the own attacking material the set splits its
+    /// inputs (1 or [`ATTACK_BUCKETS`]; a flag of version-2 net files).
+    pub const fn attack_buckets(self) -> usize {
+        match self {
+            FeatureSet::PieceSquare | FeatureSet::KingBuckets => 1,
+            FeatureSet::AttackBuckets | FeatureSet::KingAttackBuckets => ATTACK_BUCKETS,
+        }
+    }
+
+    /// Copies of the 1260 piece-square inputs: king buckets x attack buckets.
+    pub const fn blocks(self) -> usize {
+        self.king_buckets() * self.attack_buckets()
     }
 
     /// Whether the set mirrors the files while the own general stands right of the centre
     /// (stored in version-2 net files).
     pub const fn mirrored(self) -> bool {
-        match self {
-            FeatureSet::PieceSquare => false,
-            FeatureSet::KingBuckets => true,
-        }
+        self.king_buckets() > 1
     }
 
-    /// The input mapping `perspective` uses with its own general on `own_general`: a number in
-    /// `0..MAX_MAPPINGS` that is equal for two general squares exactly when every piece maps to
-    /// the same input under both (`bucket * 2 + mirrored`; always 0 for
-    /// [`FeatureSet::PieceSquare`]). Accumulator caches are kept per mapping.
+    /// The block (`king bucket * attack buckets + attack bucket`) and mirror state of
+    /// `perspective` with `anchor`.
     #[inline(always)]
-    pub fn mapping(self, perspective: Color, own_general: Square) -> usize {
-        match self {
-            FeatureSet::PieceSquare => 0,
-            FeatureSet::KingBuckets => {
-                let (bucket, mirror) = king_bucket(orient(perspective, own_general));
-                bucket * 2 + usize::from(mirror)
-            }
-        }
+    fn block(self, perspective: Color, anchor: Anchor) -> (usize, bool) {
+        let (king, mirror) = if self.king_buckets() > 1 {
+            king_bucket(orient(perspective, anchor.general))
+        } else {
+            (0, false)
+        };
+        let attack = if self.attack_buckets() > 1 {
+            anchor.attack_bucket()
+        } else {
+            0
+        };
+        (king * self.attack_buckets() + attack, mirror)
+    }
+
+    /// The input mapping `perspective` uses with `anchor`: a number in `0..MAX_MAPPINGS` that is
+    /// equal for two anchors exactly when every piece maps to the same input under both
+    /// (`block * 2 + mirrored`; always 0 for [`FeatureSet::PieceSquare`]). Accumulator caches
+    /// are kept per mapping.
+    #[inline(always)]
+    pub fn mapping(self, perspective: Color, anchor: Anchor) -> usize {
+        let (block, mirror) = self.block(perspective, anchor);
+        block * 2 + usize::from(mirror)
     }
 
     /// The feature set with this file id, if this build knows it.
@@ -132,54 +243,44 @@ impl FeatureSet {
         match self {
             FeatureSet::PieceSquare => "piece-square 2x7x90",
             FeatureSet::KingBuckets => "king-bucket 6x2x7x90, f-file mirrored",
+            FeatureSet::AttackBuckets => "attack-bucket 4x2x7x90",
+            FeatureSet::KingAttackBuckets => "king-attack-bucket 6x4x2x7x90, f-file mirrored",
         }
     }
 
     /// Number of inputs per perspective.
     pub const fn inputs(self) -> usize {
-        match self {
-            FeatureSet::PieceSquare => PIECE_SQUARE_INPUTS,
-            FeatureSet::KingBuckets => KING_BUCKETS * PIECE_SQUARE_INPUTS,
-        }
+        self.blocks() * PIECE_SQUARE_INPUTS
     }
 
-    /// The input that `piece` on `sq` switches on for `perspective`, whose own general stands on
-    /// `own_general`. Always `< self.inputs()`.
+    /// The input that `piece` on `sq` switches on for `perspective`, whose own general and
+    /// attacking material are `anchor`. Always `< self.inputs()`.
     #[inline(always)]
-    pub fn index(self, perspective: Color, own_general: Square, piece: Piece, sq: Square) -> usize {
+    pub fn index(self, perspective: Color, anchor: Anchor, piece: Piece, sq: Square) -> usize {
         let relation = usize::from(piece.color() != perspective);
         let plane = (relation * KINDS + piece.kind().index()) * SQUARES;
-        match self {
-            FeatureSet::PieceSquare => plane + orient(perspective, sq).index(),
-            FeatureSet::KingBuckets => {
-                let (bucket, mirror) = king_bucket(orient(perspective, own_general));
-                let sq = orient(perspective, sq);
-                let sq = if mirror { sq.flip_file() } else { sq };
-                bucket * PIECE_SQUARE_INPUTS + plane + sq.index()
-            }
-        }
+        let (block, mirror) = self.block(perspective, anchor);
+        let sq = orient(perspective, sq);
+        let sq = if mirror { sq.flip_file() } else { sq };
+        block * PIECE_SQUARE_INPUTS + plane + sq.index()
     }
 
-    /// Whether moving `perspective`'s own general from `from` to `to` changes the mapping for that
-    /// perspective, so that its accumulator must be rebuilt instead of updated.
+    /// Whether `perspective`'s anchor changing from `before` to `after` (its general moved, or
+    /// it lost a piece) changes its mapping, so that its accumulator must be rebuilt instead of
+    /// updated.
     #[inline(always)]
-    pub fn refresh_needed(self, perspective: Color, from: Square, to: Square) -> bool {
-        match self {
-            FeatureSet::PieceSquare => false,
-            FeatureSet::KingBuckets => {
-                self.mapping(perspective, from) != self.mapping(perspective, to)
-            }
-        }
+    pub fn refresh_needed(self, perspective: Color, before: Anchor, after: Anchor) -> bool {
+        self.mapping(perspective, before) != self.mapping(perspective, after)
     }
 
     /// Every input active in `pos` for `perspective`, in square order.
     pub fn active(self, pos: &Position, perspective: Color) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
-        let own_general = pos.general_square(perspective);
+        let anchor = Anchor::of(pos, perspective);
         let mut out = arrayvec::ArrayVec::new();
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
-                // The index is below the set's input count (at most 7560), so it fits a u16.
-                out.push(self.index(perspective, own_general, piece, sq) as u16);
+                // The index is below the set's input count (at most 30240), so it fits a u16.
+                out.push(self.index(perspective, anchor, piece, sq) as u16);
             }
         }
         out
@@ -291,8 +392,13 @@ mod tests {
                     let piece = Piece::new(color, kind);
                     let mirrored = Piece::new(color.opponent(), kind);
                     assert_eq!(
-                        set.index(Color::Red, g, piece, sq),
-                        set.index(Color::Black, g.flip_rank(), mirrored, sq.flip_rank())
+                        set.index(Color::Red, Anchor::with_general(g), piece, sq),
+                        set.index(
+                            Color::Black,
+                            Anchor::with_general(g.flip_rank()),
+                            mirrored,
+                            sq.flip_rank()
+                        )
                     );
                 }
             }
@@ -306,13 +412,13 @@ mod tests {
         let sq = Square::new(0, 0).unwrap();
         let own = set.index(
             Color::Red,
-            g,
+            Anchor::with_general(g),
             Piece::new(Color::Red, PieceKind::Chariot),
             sq,
         );
         let theirs = set.index(
             Color::Red,
-            g,
+            Anchor::with_general(g),
             Piece::new(Color::Black, PieceKind::Chariot),
             sq,
         );
@@ -351,27 +457,34 @@ mod tests {
             (sq(5, 2), 4, true),
             (sq(4, 2), 5, false),
         ] {
-            let a1 = set.index(Color::Red, general, chariot, sq(0, 0));
+            let a1 = set.index(Color::Red, Anchor::with_general(general), chariot, sq(0, 0));
             let file = if mirrored { 8 } else { 0 };
             assert_eq!(a1, bucket * 1260 + 4 * 90 + file, "{general}");
             assert_eq!(
-                set.mapping(Color::Red, general),
+                set.mapping(Color::Red, Anchor::with_general(general)),
                 bucket * 2 + usize::from(mirrored)
             );
         }
         // Black sees its palace at the bottom: its general on f10 is rank 0, mirrored to d.
         let black_chariot = Piece::new(Color::Black, PieceKind::Chariot);
         assert_eq!(
-            set.index(Color::Black, sq(5, 9), black_chariot, sq(0, 9)),
+            set.index(
+                Color::Black,
+                Anchor::with_general(sq(5, 9)),
+                black_chariot,
+                sq(0, 9)
+            ),
             4 * 90 + 8
         );
         // Off the palace (composed positions): the nearest bucket, always in range.
         for general in Square::all() {
             for p in Color::BOTH {
                 for target in Square::all() {
-                    assert!(set.index(p, general, chariot, target) < set.inputs());
+                    assert!(
+                        set.index(p, Anchor::with_general(general), chariot, target) < set.inputs()
+                    );
                 }
-                assert!(set.mapping(p, general) < MAX_MAPPINGS);
+                assert!(set.mapping(p, Anchor::with_general(general)) < MAX_MAPPINGS);
             }
         }
     }
@@ -380,16 +493,23 @@ mod tests {
     fn king_bucket_refreshes_exactly_when_the_mapping_changes() {
         let set = FeatureSet::KingBuckets;
         let palace: Vec<Square> = (3..6).flat_map(|f| (0..3).map(move |r| sq(f, r))).collect();
-        let mut mappings: Vec<usize> = palace.iter().map(|&g| set.mapping(Color::Red, g)).collect();
+        let mut mappings: Vec<usize> = palace
+            .iter()
+            .map(|&g| set.mapping(Color::Red, Anchor::with_general(g)))
+            .collect();
         mappings.sort_unstable();
         mappings.dedup();
         assert_eq!(mappings.len(), 9, "nine palace points, nine mappings");
         for &from in &palace {
             for &to in &palace {
-                assert_eq!(set.refresh_needed(Color::Red, from, to), from != to);
-                let (bf, bt) = (from.flip_rank(), to.flip_rank());
+                let (af, at) = (Anchor::with_general(from), Anchor::with_general(to));
+                assert_eq!(set.refresh_needed(Color::Red, af, at), from != to);
+                let (bf, bt) = (
+                    Anchor::with_general(from.flip_rank()),
+                    Anchor::with_general(to.flip_rank()),
+                );
                 assert_eq!(set.refresh_needed(Color::Black, bf, bt), from != to);
-                assert!(!FeatureSet::PieceSquare.refresh_needed(Color::Red, from, to));
+                assert!(!FeatureSet::PieceSquare.refresh_needed(Color::Red, af, at));
             }
         }
     }
@@ -403,19 +523,33 @@ mod tests {
                     for color in Color::BOTH {
                         let piece = Piece::new(color, kind);
                         let flipped = Piece::new(color.opponent(), kind);
-                        let i = set.index(Color::Red, g, piece, target);
+                        let i = set.index(Color::Red, Anchor::with_general(g), piece, target);
                         assert_eq!(
                             i,
-                            set.index(Color::Black, g.flip_rank(), flipped, target.flip_rank())
+                            set.index(
+                                Color::Black,
+                                Anchor::with_general(g.flip_rank()),
+                                flipped,
+                                target.flip_rank()
+                            )
                         );
-                        let mirrored =
-                            set.index(Color::Red, g.flip_file(), piece, target.flip_file());
+                        let mirrored = set.index(
+                            Color::Red,
+                            Anchor::with_general(g.flip_file()),
+                            piece,
+                            target.flip_file(),
+                        );
                         if g.file() == 4 {
                             // On the e-file nothing is mirrored: the mirror image lights the
                             // file-mirrored input of the same bucket.
                             assert_eq!(
                                 mirrored,
-                                set.index(Color::Red, g, piece, target.flip_file())
+                                set.index(
+                                    Color::Red,
+                                    Anchor::with_general(g),
+                                    piece,
+                                    target.flip_file()
+                                )
                             );
                         } else {
                             // d and f: one of the two is mirrored, so both light the same input.
@@ -423,6 +557,105 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn attack_buckets_follow_the_own_chariots_horses_and_cannons() {
+        let g = sq(4, 0);
+        let chariot = Piece::new(Color::Red, PieceKind::Chariot);
+        let anchor = |chariots, minors| Anchor {
+            general: g,
+            chariots,
+            minors,
+        };
+        for (chariots, minors, attack) in [(2, 4, 3), (1, 0, 2), (0, 3, 1), (0, 0, 0)] {
+            let a = anchor(chariots, minors);
+            assert_eq!(a.attack_bucket(), attack);
+            let set = FeatureSet::AttackBuckets;
+            assert_eq!(set.inputs(), 5040);
+            assert_eq!(
+                set.index(Color::Red, a, chariot, sq(0, 0)),
+                attack * 1260 + 4 * 90
+            );
+            assert_eq!(set.mapping(Color::Red, a), attack * 2);
+            // Combined with king buckets: e1 is king bucket 1; the f-file general mirrors.
+            let set = FeatureSet::KingAttackBuckets;
+            assert_eq!(set.inputs(), 30240);
+            let block = 4 + attack;
+            assert_eq!(
+                set.index(Color::Red, a, chariot, sq(0, 0)),
+                block * 1260 + 4 * 90
+            );
+            let f1 = Anchor {
+                general: sq(5, 0),
+                ..a
+            };
+            assert_eq!(
+                set.index(Color::Red, f1, chariot, sq(0, 0)),
+                attack * 1260 + 4 * 90 + 8
+            );
+            assert_eq!(set.mapping(Color::Red, f1), attack * 2 + 1);
+        }
+        // Losing pieces: only the last chariot, or the last horse or cannon, changes the bucket.
+        let full = anchor(2, 4);
+        let set = FeatureSet::AttackBuckets;
+        let one_chariot = full.after_losing(PieceKind::Chariot);
+        assert!(!set.refresh_needed(Color::Red, full, one_chariot));
+        assert!(set.refresh_needed(
+            Color::Red,
+            one_chariot,
+            one_chariot.after_losing(PieceKind::Chariot)
+        ));
+        let last_minor = anchor(2, 1);
+        for kind in [PieceKind::Horse, PieceKind::Cannon] {
+            assert!(set.refresh_needed(Color::Red, last_minor, last_minor.after_losing(kind)));
+        }
+        for kind in [PieceKind::Advisor, PieceKind::Elephant, PieceKind::Soldier] {
+            assert_eq!(anchor(0, 0).after_losing(kind), anchor(0, 0));
+        }
+        assert!(!FeatureSet::KingBuckets.refresh_needed(
+            Color::Red,
+            one_chariot,
+            one_chariot.after_losing(PieceKind::Chariot)
+        ));
+    }
+
+    #[test]
+    fn anchors_light_the_same_inputs_exactly_when_their_mappings_are_equal() {
+        let piece = Piece::new(Color::Black, PieceKind::Horse);
+        for set in FeatureSet::ALL {
+            for p in Color::BOTH {
+                let mut inputs_of = std::collections::HashMap::new();
+                for general in Square::all() {
+                    for chariots in 0..3 {
+                        for minors in 0..5 {
+                            let a = Anchor {
+                                general,
+                                chariots,
+                                minors,
+                            };
+                            let m = set.mapping(p, a);
+                            assert!(m < MAX_MAPPINGS, "{set:?}");
+                            let inputs: Vec<usize> = Square::all()
+                                .map(|target| set.index(p, a, piece, target))
+                                .collect();
+                            assert!(inputs.iter().all(|&i| i < set.inputs()));
+                            let first = inputs_of.entry(m).or_insert_with(|| inputs.clone());
+                            assert_eq!(*first, inputs, "{set:?} {a:?}");
+                        }
+                    }
+                }
+                let distinct: std::collections::HashSet<_> = inputs_of.values().collect();
+                assert_eq!(distinct.len(), inputs_of.len(), "{set:?}");
+                // d, e and the mirrored f-file on three ranks; times the attack buckets.
+                let king_mappings = if set.king_buckets() > 1 { 9 } else { 1 };
+                assert_eq!(
+                    inputs_of.len(),
+                    king_mappings * set.attack_buckets(),
+                    "{set:?}"
+                );
             }
         }
     }

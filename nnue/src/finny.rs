@@ -1,12 +1,12 @@
 //! The accumulator cache ("Finny table"): a faster refresh for perspectives whose input mapping
 //! changed (a king-bucket or mirror change) or that must be rebuilt for another reason.
 //!
-//! For each perspective and each input mapping ([`FeatureSet::mapping`]: king bucket and mirror
-//! state) the table keeps the last accumulator computed under that mapping, together with the
+//! For each perspective and each input mapping ([`FeatureSet::mapping`]: king bucket, mirror
+//! state and attack bucket) the table keeps the last accumulator computed under that mapping, together with the
 //! piece placement it was computed for. A refresh starts from that entry and applies only the
 //! differences between the stored placement and the current one (a piece removed: minus its row;
 //! a piece added: plus its row), then stores the result back. Positions met in a search differ
-//! by a few pieces from the last one seen with the same general square, so a refresh costs a few
+//! by a few pieces from the last one seen with the same mapping, so a refresh costs a few
 //! row passes instead of one per piece on the board.
 //!
 //! Accumulator arithmetic is wrapping `i16` addition, a group, so the result is bit for bit the
@@ -14,7 +14,7 @@
 //! starts as the feature biases of an empty board; the table starts over when it is used with
 //! another net than the one it was filled with.
 
-use crate::features::{FeatureSet, MAX_ACTIVE, MAX_MAPPINGS};
+use crate::features::{Anchor, FeatureSet, MAX_ACTIVE, MAX_MAPPINGS};
 use crate::network::Network;
 use crate::simd::Block;
 use engine_core::{Color, Piece, Position, Square};
@@ -95,16 +95,15 @@ impl FinnyTable {
         if net.id() != self.net_id {
             self.reset(net);
         }
-        let general = pos.general_square(perspective);
-        let entry =
-            perspective.index() * MAX_MAPPINGS + self.features.mapping(perspective, general);
+        let anchor = Anchor::of(pos, perspective);
+        let entry = perspective.index() * MAX_MAPPINGS + self.features.mapping(perspective, anchor);
         let mut current: Placement = [None; Square::COUNT];
         for sq in pos.occupied() {
             current[sq.index()] = pos.piece_at(sq);
         }
         // Every piece of the cached and of the current placement maps under the same mapping,
-        // so the current general square indexes both.
-        let index = |piece: Piece, sq: Square| self.features.index(perspective, general, piece, sq);
+        // so the current anchor indexes both.
+        let index = |piece: Piece, sq: Square| self.features.index(perspective, anchor, piece, sq);
         let mut added = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let mut removed = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let cached = &self.placement[entry];

@@ -17,8 +17,8 @@
 //! | 44 | 4 | eval scale, `i32`: engine units per unit of the float output |
 //! | 48 | 8 | weights hash, `u64`: FNV-1a 64 of every byte after the description |
 //! | 56 | 4 | description length D, `u32` |
-//! | 60 | 4 | version 2 only: king buckets K, `u32` ([`FeatureSet::king_buckets`]: 1 for set 1, 6 for set 2) |
-//! | 64 | 4 | version 2 only: feature flags, `u32`: bit 0 = files mirrored while the own general is right of the centre ([`FeatureSet::mirrored`]); other bits 0 |
+//! | 60 | 4 | version 2 only: king buckets K, `u32` ([`FeatureSet::king_buckets`]: 1 for sets 1 and 3, 6 for sets 2 and 4) |
+//! | 64 | 4 | version 2 only: feature flags, `u32`: bit 0 = files mirrored while the own general is right of the centre ([`FeatureSet::mirrored`]); bit 1 = 4 attack buckets by the own chariots, horses and cannons ([`FeatureSet::attack_buckets`]; sets 3 and 4); other bits 0 |
 //! | F | D | description, UTF-8 (for example the training command, data and seed); F = 60 in version 1, 68 in version 2 |
 //! | F+D | | weights, in this order: |
 //! | | 2·I·H | feature weights, `i16`, feature-major: the H values of input 0, then input 1, ... |
@@ -59,6 +59,8 @@ pub const FIXED_HEADER_BYTES: usize = 68;
 /// Bit 0 of the version-2 feature flags: files mirrored while the own general is right of the
 /// centre.
 pub const FLAG_MIRRORED: u32 = 1;
+/// Bit 1 of the version-2 feature flags: inputs split by 4 attack buckets.
+pub const FLAG_ATTACK_BUCKETS: u32 = 2;
 /// Hidden sizes must be a multiple of this (the widest SIMD register holds 32 `i16`).
 pub const HIDDEN_MULTIPLE: usize = 32;
 /// The largest hidden size the format accepts (a sanity bound against corrupt headers).
@@ -315,11 +317,17 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 
 /// The version-2 feature flags of `features`.
 pub const fn feature_flags(features: FeatureSet) -> u32 {
-    if features.mirrored() {
+    let mirrored = if features.mirrored() {
         FLAG_MIRRORED
     } else {
         0
-    }
+    };
+    let attack = if features.attack_buckets() > 1 {
+        FLAG_ATTACK_BUCKETS
+    } else {
+        0
+    };
+    mirrored | attack
 }
 
 impl NetHeader {
@@ -758,6 +766,34 @@ mod tests {
                 ),
                 "byte {at} = {value}"
             );
+        }
+    }
+
+    #[test]
+    fn every_feature_set_writes_its_parameters_and_round_trips() {
+        for (features, king_buckets, flags) in [
+            (FeatureSet::PieceSquare, 1, 0),
+            (FeatureSet::KingBuckets, 6, 1),
+            (FeatureSet::AttackBuckets, 1, 2),
+            (FeatureSet::KingAttackBuckets, 6, 3),
+        ] {
+            let mut header = small_net().header;
+            header.features = features;
+            let fw = (0..header.feature_weight_count())
+                .map(|i| (i % 5) as i16 - 2)
+                .collect();
+            let ow = vec![1; header.output_weight_count()];
+            let net = NetFile::new(header, fw, vec![0; 32], ow, vec![0, 0]).unwrap();
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[60..68], &[king_buckets, 0, 0, 0, flags, 0, 0, 0]);
+            assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+            // The attack-bucket flag flipped: the parameters no longer match the set.
+            let mut b = bytes.clone();
+            b[64] ^= FLAG_ATTACK_BUCKETS as u8;
+            assert!(matches!(
+                NetFile::parse(&b),
+                Err(NetError::FeatureParameterMismatch { .. })
+            ));
         }
     }
 

@@ -77,8 +77,13 @@ impl Spec {
     /// A typical-regime SCReLU king-bucket net ([`FeatureSet::KingBuckets`]) of `hidden` units
     /// with 8 material buckets.
     pub fn king_buckets(hidden: usize) -> Spec {
+        Spec::with_features(FeatureSet::KingBuckets, hidden)
+    }
+
+    /// A typical-regime SCReLU net on `features` of `hidden` units with 8 material buckets.
+    pub fn with_features(features: FeatureSet, hidden: usize) -> Spec {
         Spec {
-            features: FeatureSet::KingBuckets,
+            features,
             ..Spec::screlu(hidden)
         }
     }

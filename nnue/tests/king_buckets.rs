@@ -10,7 +10,7 @@ use common::{
     refreshed, Step, ENDGAMES,
 };
 use engine_core::{Color, PieceKind, Position, START_FEN};
-use nnue::features::FeatureSet;
+use nnue::features::{Anchor, FeatureSet};
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::simd::Block;
@@ -58,7 +58,10 @@ fn walk_and_compare(
                     let p = piece.color();
                     counts.general_moves += 1;
                     let (from, to) = (mv.from(), mv.to());
-                    let (mf, mt) = (set.mapping(p, from), set.mapping(p, to));
+                    let (mf, mt) = (
+                        set.mapping(p, Anchor::with_general(from)),
+                        set.mapping(p, Anchor::with_general(to)),
+                    );
                     counts.bucket_changes += usize::from(mf / 2 != mt / 2);
                     counts.mirror_crossings += usize::from(mf % 2 != mt % 2);
                 }
@@ -214,9 +217,11 @@ fn file_mirror_images_evaluate_identically_when_no_general_is_on_the_e_file() {
         for p in Color::BOTH {
             let mut got = set.active(&mirror, p).to_vec();
             let mut want: Vec<u16> = if on_e(pos, p) {
-                let g = pos.general_square(p);
+                let anchor = Anchor::of(pos, p);
                 pos.occupied()
-                    .map(|sq| set.index(p, g, pos.piece_at(sq).unwrap(), sq.flip_file()) as u16)
+                    .map(|sq| {
+                        set.index(p, anchor, pos.piece_at(sq).unwrap(), sq.flip_file()) as u16
+                    })
                     .collect()
             } else {
                 set.active(pos, p).to_vec()

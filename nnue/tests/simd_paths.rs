@@ -5,6 +5,7 @@ mod common;
 
 use common::{random_walk, Step};
 use engine_core::{Position, START_FEN};
+use nnue::features::FeatureSet;
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network, Simd};
@@ -25,13 +26,18 @@ fn specs() -> Vec<Spec> {
                 });
             }
         }
-        // Hidden 1024 and the king-bucket set, at the bounds and typical.
+        // Hidden 1024 and the bucketed sets, at the bounds and typical.
         for (spec, extreme) in [
             (Spec::screlu(1024), true),
             (Spec::king_buckets(256), false),
             (Spec::king_buckets(512), true),
             (Spec::king_buckets(1024), false),
             (Spec::king_buckets(1024), true),
+            (Spec::with_features(FeatureSet::AttackBuckets, 256), true),
+            (
+                Spec::with_features(FeatureSet::KingAttackBuckets, 512),
+                false,
+            ),
         ] {
             out.push(Spec {
                 architecture,

@@ -68,6 +68,18 @@ pub fn random_walk(
     visit: impl FnMut(&Position, &Step),
 ) {
     let start = Position::from_fen(START_FEN).unwrap();
+    capture_walk(&start, seed, steps, capture_bias, max_depth, visit);
+}
+
+/// Like [`random_walk`] but from `start`.
+pub fn capture_walk(
+    start: &Position,
+    seed: u64,
+    steps: usize,
+    capture_bias: u64,
+    max_depth: usize,
+    visit: impl FnMut(&Position, &Step),
+) {
     let choose = |pos: &Position, rng: &mut Rng| {
         let captures = pos.legal_captures();
         if !captures.is_empty() && rng.below(256) < capture_bias {
@@ -76,7 +88,7 @@ pub fn random_walk(
             pos.legal_moves().iter().copied().collect()
         }
     };
-    walk(&start, seed, steps, max_depth, (64, 88), choose, visit);
+    walk(start, seed, steps, max_depth, (64, 88), choose, visit);
 }
 
 /// The walk behind [`random_walk`] and [`general_walk`]: of each step's roll (0..256), below

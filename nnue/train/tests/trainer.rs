@@ -4,7 +4,7 @@
 
 use engine_core::SplitMix64;
 use engine_core::{Color, Position};
-use nnue::features::{FeatureSet, OutputBuckets};
+use nnue::features::{Anchor, FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
 use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
 use nnue_train::train::{
@@ -252,6 +252,12 @@ fn factorised_king_bucket_gradients_match_finite_differences_in_every_parameter_
     check_gradient(Activation::Screlu, FeatureSet::KingBuckets, true);
 }
 
+#[test]
+fn factorised_attack_bucket_gradients_match_finite_differences_in_every_parameter_group() {
+    check_gradient(Activation::Screlu, FeatureSet::AttackBuckets, true);
+    check_gradient(Activation::Screlu, FeatureSet::KingAttackBuckets, true);
+}
+
 /// A fresh factorised net is one piece-square net in every king bucket (its shared block, seen
 /// from a general on the d- or e-file: mirrored while the general stands on the f-file), and
 /// folding the shared block into the buckets keeps the function: the folded net (the one a net
@@ -289,7 +295,7 @@ fn a_folded_factorised_net_is_the_same_function() {
     let unmirrored = |pos: &Position| {
         [Color::Red, Color::Black].into_iter().all(|c| {
             FeatureSet::KingBuckets
-                .mapping(c, pos.general_square(c))
+                .mapping(c, Anchor::with_general(pos.general_square(c)))
                 .is_multiple_of(2)
         })
     };

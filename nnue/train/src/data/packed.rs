@@ -8,7 +8,7 @@ use super::record::points_for;
 use arrayvec::ArrayVec;
 use engine_core::rules::GameResult;
 use engine_core::{Color, PieceKind, Position, Square};
-use nnue::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
+use nnue::features::{Anchor, FeatureSet, OutputBuckets, MAX_ACTIVE};
 
 /// Active feature indices of one perspective.
 pub type ActiveFeatures = ArrayVec<u16, MAX_ACTIVE>;
@@ -119,24 +119,30 @@ impl PackedPosition {
         let stm = self.side_to_move();
         let other = stm.opponent();
         let mut pieces: ArrayVec<_, MAX_ACTIVE> = ArrayVec::new();
-        let mut generals: [Option<Square>; 2] = [None, None];
+        // A packed position comes from a legal position, which has both generals; the fallback
+        // square only keeps this function total.
+        let mut anchors = [Anchor {
+            general: Square::from_index(0).expect("square 0"),
+            chariots: 0,
+            minors: 0,
+        }; 2];
         for (sq, piece) in board.pieces().take(MAX_ACTIVE) {
-            if piece.kind() == PieceKind::General {
-                generals[piece.color().index()] = Some(sq);
+            let anchor = &mut anchors[piece.color().index()];
+            match piece.kind() {
+                PieceKind::General => anchor.general = sq,
+                PieceKind::Chariot => anchor.chariots += 1,
+                PieceKind::Horse | PieceKind::Cannon => anchor.minors += 1,
+                _ => {}
             }
             pieces.push((sq, piece));
         }
+        let (a_stm, a_other) = (anchors[stm.index()], anchors[other.index()]);
         let mut a = ActiveFeatures::new();
         let mut b = ActiveFeatures::new();
         for &(sq, piece) in &pieces {
-            // A packed position comes from a legal position, which has both generals; the
-            // fallback only keeps this function total.
-            let g_stm = generals[stm.index()].unwrap_or(sq);
-            let g_other = generals[other.index()].unwrap_or(sq);
-            // Indices are below the feature set's input count (1260 for piece-square, 7560 for
-            // six king buckets of it), so they fit a u16.
-            a.push(set.index(stm, g_stm, piece, sq) as u16);
-            b.push(set.index(other, g_other, piece, sq) as u16);
+            // Indices are below the feature set's input count (at most 30240), so they fit a u16.
+            a.push(set.index(stm, a_stm, piece, sq) as u16);
+            b.push(set.index(other, a_other, piece, sq) as u16);
         }
         (a, b)
     }
@@ -193,5 +199,25 @@ mod tests {
         assert_eq!(draw.result(), 0.5);
         let win = PackedPosition::new(&pos, 0, GameResult::BlackWins, OutputBuckets::Single);
         assert_eq!(win.result(), 1.0);
+    }
+
+    #[test]
+    fn every_feature_set_decodes_the_inputs_of_the_position() {
+        // Full material, one chariot and no horse or cannon, none of either, general off-centre.
+        for fen in [
+            START_FEN,
+            "2bak4/4a4/4b4/9/2p6/9/9/4B4/4A4/R2AK4 b - - 0 1",
+            "3k5/4a4/9/9/9/2n6/9/9/9/5K3 w - - 0 1",
+            "5k3/9/9/9/9/9/9/9/4c4/3K5 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let p = PackedPosition::new(&pos, 0, GameResult::Draw, OutputBuckets::Single);
+            let stm = pos.side_to_move();
+            for set in FeatureSet::ALL {
+                let (a, b) = p.features(set);
+                assert_eq!(a, set.active(&pos, stm), "{fen} {set:?}");
+                assert_eq!(b, set.active(&pos, stm.opponent()), "{fen} {set:?}");
+            }
+        }
     }
 }

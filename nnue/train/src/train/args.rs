@@ -118,14 +118,15 @@ pub struct Args {
     pub output: PathBuf,
 
     /// Input feature set (its input count sizes the first layer; stored in the net file):
-    /// piece-square (1260 inputs) or king-bucket (6 palace buckets of the own general, f-file
-    /// mirrored: 7560 inputs).
+    /// piece-square (1260 inputs), king-bucket (6 palace buckets of the own general, f-file
+    /// mirrored: 7560 inputs), attack-bucket (4 buckets by whether the side still has a
+    /// chariot, and a horse or cannon: 5040 inputs) or king-attack-bucket (both: 30240 inputs).
     #[arg(long, default_value = "piece-square", value_parser = parse_features)]
     pub features: FeatureSet,
 
-    /// Train the king buckets as one shared piece-square block plus each bucket's difference
-    /// from it (a factoriser; folded into the buckets in the exported net), so that rarely
-    /// seen buckets lean on what every bucket learns. Needs --features king-bucket.
+    /// Train the king or attack buckets as one shared piece-square block plus each bucket's
+    /// difference from it (a factoriser; folded into the buckets in the exported net), so that
+    /// rarely seen buckets lean on what every bucket learns. Needs a bucketed feature set.
     #[arg(long)]
     pub factorise: bool,
 
@@ -454,7 +455,7 @@ mod tests {
         assert!(Args::parse_from(["d", "--k", "0"]).is_err());
         assert!(Args::parse_from(Vec::<String>::new()).is_err());
         assert!(Args::parse_from(["d", "--features", "king"]).is_err());
-        assert!(Args::parse_from(["d", "--features", "3"]).is_err());
+        assert!(Args::parse_from(["d", "--features", "5"]).is_err());
         assert!(Args::parse_from(["d", "--chunk", "0"]).is_err());
         // A fixed validation file replaces the fraction; both at once are refused.
         assert!(Args::parse_from(["d", "--validation", "0.1", "--validation-file", "v"]).is_err());
@@ -474,6 +475,18 @@ mod tests {
         assert!(king.command_line().contains(" --features king-bucket "));
         let king_by_id = Args::parse_from(["d", "--features", "2"]).unwrap();
         assert_eq!(king_by_id.features, FeatureSet::KingBuckets);
+        for (text, set) in [
+            ("attack-bucket", FeatureSet::AttackBuckets),
+            ("3", FeatureSet::AttackBuckets),
+            ("king-attack-bucket", FeatureSet::KingAttackBuckets),
+            ("4", FeatureSet::KingAttackBuckets),
+        ] {
+            let a = Args::parse_from(["d", "--features", text]).unwrap();
+            assert_eq!(a.features, set);
+            assert!(a
+                .command_line()
+                .contains(&format!(" --features {} ", feature_set_option(set))));
+        }
         let s = Args::parse_from([
             "d",
             "--stream",

@@ -118,9 +118,10 @@ impl Layout {
 }
 
 /// Rows of the shared block a factorised network on `features` trains: one piece-square block,
-/// read by every king bucket (none for the piece-square set, which has a single block).
+/// read by every king and attack bucket (none for the piece-square set, which has a single
+/// block).
 pub fn factor_rows(features: FeatureSet) -> usize {
-    if features.king_buckets() > 1 {
+    if features.blocks() > 1 {
         FeatureSet::PieceSquare.inputs()
     } else {
         0
@@ -168,7 +169,7 @@ impl Network {
     }
 
     /// A factorised network on `features` (see [`factor_rows`]): the inputs' rows start at zero
-    /// and the shared block random, so every king bucket starts as one piece-square net and
+    /// and the shared block random, so every bucket starts as one piece-square net and
     /// learns only its difference from what all buckets share. The export folds the shared
     /// block into the buckets ([`Network::folded`]). `None` for a set with a single block.
     pub fn factorised(

@@ -107,7 +107,7 @@ fn validate(args: &Args) -> Result<(), TrainError> {
     }
     if args.factorise && factor_rows(args.features) == 0 {
         return bad(format!(
-            "--factorise needs a feature set with king buckets; {} has one block",
+            "--factorise needs a feature set with king or attack buckets; {} has one block",
             args.features.name()
         ));
     }
