@@ -255,7 +255,6 @@ fn factorised_king_bucket_gradients_match_finite_differences_in_every_parameter_
 #[test]
 fn factorised_attack_bucket_gradients_match_finite_differences_in_every_parameter_group() {
     check_gradient(Activation::Screlu, FeatureSet::AttackBuckets, true);
-    check_gradient(Activation::Screlu, FeatureSet::KingAttackBuckets, true);
 }
 
 /// A fresh factorised net is one piece-square net in every king bucket (its shared block, seen
