@@ -732,15 +732,20 @@ mod tests {
         assert_eq!(v1[48..56], net.to_bytes()[48..56]);
     }
 
-    #[test]
-    fn king_bucket_nets_round_trip_in_version_2_only() {
+    /// A net of `small_net`'s shape on `features`, with small varied feature weights.
+    fn small_net_of(features: FeatureSet) -> NetFile {
         let mut header = small_net().header;
-        header.features = FeatureSet::KingBuckets;
+        header.features = features;
         let fw = (0..header.feature_weight_count())
             .map(|i| (i % 7) as i16 - 3)
             .collect();
         let ow = vec![1; header.output_weight_count()];
-        let net = NetFile::new(header, fw, vec![0; 32], ow, vec![0, 0]).unwrap();
+        NetFile::new(header, fw, vec![0; 32], ow, vec![0, 0]).unwrap()
+    }
+
+    #[test]
+    fn king_bucket_nets_round_trip_in_version_2_only() {
+        let net = small_net_of(FeatureSet::KingBuckets);
         let bytes = net.to_bytes();
         assert_eq!(&bytes[60..68], &[6, 0, 0, 0, 1, 0, 0, 0]);
         assert_eq!(NetFile::parse(&bytes).unwrap(), net);
@@ -777,13 +782,7 @@ mod tests {
             (FeatureSet::AttackBuckets, 1, 2),
             (FeatureSet::KingAttackBuckets, 6, 3),
         ] {
-            let mut header = small_net().header;
-            header.features = features;
-            let fw = (0..header.feature_weight_count())
-                .map(|i| (i % 5) as i16 - 2)
-                .collect();
-            let ow = vec![1; header.output_weight_count()];
-            let net = NetFile::new(header, fw, vec![0; 32], ow, vec![0, 0]).unwrap();
+            let net = small_net_of(features);
             let bytes = net.to_bytes();
             assert_eq!(&bytes[60..68], &[king_buckets, 0, 0, 0, flags, 0, 0, 0]);
             assert_eq!(NetFile::parse(&bytes).unwrap(), net);

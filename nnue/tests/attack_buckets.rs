@@ -7,8 +7,8 @@
 mod common;
 
 use common::{
-    apply, assert_stack_matches_refresh, capture_walk, colour_flip, random_positions, refreshed,
-    Step,
+    apply, assert_colour_flip_symmetric, assert_stack_matches_refresh, capture_walk, collect_into,
+    random_positions, Step,
 };
 use engine_core::{Color, Position, START_FEN};
 use nnue::features::{Anchor, FeatureSet};
@@ -113,22 +113,9 @@ fn attack_bucket_nets_are_colour_flip_symmetric() {
                 300,
                 160,
                 48,
-                |pos, step| {
-                    if !matches!(step, Step::Pop) {
-                        positions.push(pos.clone());
-                    }
-                },
+                collect_into(&mut positions),
             );
         }
-        for pos in &positions {
-            let flipped = colour_flip(pos);
-            assert_eq!(net.evaluate(pos), net.evaluate(&flipped), "{pos}");
-            for p in Color::BOTH {
-                assert_eq!(
-                    refreshed(&net, pos, p),
-                    refreshed(&net, &flipped, p.opponent())
-                );
-            }
-        }
+        assert_colour_flip_symmetric(&net, &positions);
     }
 }

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    apply, assert_stack_matches_refresh, colour_flip, file_mirror, general_walk, random_positions,
-    refreshed, Step, ENDGAMES,
+    apply, assert_colour_flip_symmetric, assert_stack_matches_refresh, collect_into, file_mirror,
+    general_walk, random_positions, refreshed, Step, ENDGAMES,
 };
 use engine_core::{Color, PieceKind, Position, START_FEN};
 use nnue::features::{Anchor, FeatureSet};
@@ -129,11 +129,7 @@ fn the_cache_equals_a_full_refresh_on_unrelated_positions_and_across_nets() {
             200,
             128,
             40,
-            |pos, step| {
-                if !matches!(step, Step::Pop) {
-                    positions.push(pos.clone());
-                }
-            },
+            collect_into(&mut positions),
         );
     }
     let mut table = FinnyTable::new();
@@ -163,27 +159,10 @@ fn king_bucket_nets_are_colour_flip_symmetric() {
             300,
             128,
             40,
-            |pos, step| {
-                if !matches!(step, Step::Pop) {
-                    positions.push(pos.clone());
-                }
-            },
+            collect_into(&mut positions),
         );
     }
-    for pos in &positions {
-        let flipped = colour_flip(pos);
-        assert_eq!(
-            net.evaluate(pos),
-            net.evaluate(&flipped),
-            "{pos} vs {flipped}"
-        );
-        for p in Color::BOTH {
-            assert_eq!(
-                refreshed(&net, pos, p),
-                refreshed(&net, &flipped, p.opponent())
-            );
-        }
-    }
+    assert_colour_flip_symmetric(&net, &positions);
 }
 
 /// Under the file mirror, a perspective whose general is on the d- or f-file lights exactly the
@@ -203,11 +182,7 @@ fn file_mirror_images_evaluate_identically_when_no_general_is_on_the_e_file() {
             400,
             128,
             40,
-            |pos, step| {
-                if !matches!(step, Step::Pop) {
-                    positions.push(pos.clone());
-                }
-            },
+            collect_into(&mut positions),
         );
     }
     let on_e = |pos: &Position, p: Color| pos.general_square(p).file() == 4;

@@ -185,6 +185,36 @@ pub fn colour_flip(pos: &Position) -> Position {
     Position::from_fen(&format!("{} {side} - - 0 1", flipped.join("/"))).unwrap()
 }
 
+/// A walk's visitor that keeps every position a move or null move reached (not those that
+/// taking back returned to) in `positions`.
+pub fn collect_into(positions: &mut Vec<Position>) -> impl FnMut(&Position, &Step) + '_ {
+    |pos, step| {
+        if !matches!(step, Step::Pop) {
+            positions.push(pos.clone());
+        }
+    }
+}
+
+/// Asserts that each of `positions` and its colour flip ([`colour_flip`]) evaluate identically,
+/// each perspective's accumulator equal to the other colour's in the flipped position.
+pub fn assert_colour_flip_symmetric(net: &Network, positions: &[Position]) {
+    for pos in positions {
+        let flipped = colour_flip(pos);
+        assert_eq!(
+            net.evaluate(pos),
+            net.evaluate(&flipped),
+            "{pos} vs {flipped}"
+        );
+        for p in Color::BOTH {
+            assert_eq!(
+                refreshed(net, pos, p),
+                refreshed(net, &flipped, p.opponent()),
+                "{p:?}, {pos}"
+            );
+        }
+    }
+}
+
 /// Composed positions with few pieces, where the generals have room to move: walks from them
 /// change king buckets and cross the mirror line often.
 pub const ENDGAMES: [&str; 5] = [
