@@ -388,8 +388,8 @@ impl AccumulatorStack {
         else {
             return;
         };
-        let anchor = entry.anchors[pi];
-        let index = |piece, sq| self.features.index(p, anchor, piece, sq);
+        let map = self.features.input_map(p, entry.anchors[pi]);
+        let index = |piece, sq| map.index(piece, sq);
         let (add, sub) = (index(piece, to), index(piece, from));
         let captured = captured.map(|c| index(c, to));
         // Parent slots lie before child slots (parent < k), so the split separates them.

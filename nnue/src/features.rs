@@ -257,12 +257,18 @@ impl FeatureSet {
     /// attacking material are `anchor`. Always `< self.inputs()`.
     #[inline(always)]
     pub fn index(self, perspective: Color, anchor: Anchor, piece: Piece, sq: Square) -> usize {
-        let relation = usize::from(piece.color() != perspective);
-        let plane = (relation * KINDS + piece.kind().index()) * SQUARES;
+        self.input_map(perspective, anchor).index(piece, sq)
+    }
+
+    /// `perspective`'s mapping with `anchor`, resolved once for indexing many pieces.
+    #[inline(always)]
+    pub fn input_map(self, perspective: Color, anchor: Anchor) -> InputMap {
         let (block, mirror) = self.block(perspective, anchor);
-        let sq = orient(perspective, sq);
-        let sq = if mirror { sq.flip_file() } else { sq };
-        block * PIECE_SQUARE_INPUTS + plane + sq.index()
+        InputMap {
+            perspective,
+            base: block * PIECE_SQUARE_INPUTS,
+            mirror,
+        }
     }
 
     /// Whether `perspective`'s anchor changing from `before` to `after` (its general moved, or
@@ -275,15 +281,38 @@ impl FeatureSet {
 
     /// Every input active in `pos` for `perspective`, in square order.
     pub fn active(self, pos: &Position, perspective: Color) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
-        let anchor = Anchor::of(pos, perspective);
+        let map = self.input_map(perspective, Anchor::of(pos, perspective));
         let mut out = arrayvec::ArrayVec::new();
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
                 // The index is below the set's input count (at most 30240), so it fits a u16.
-                out.push(self.index(perspective, anchor, piece, sq) as u16);
+                out.push(map.index(piece, sq) as u16);
             }
         }
         out
+    }
+}
+
+/// One perspective's input mapping resolved from its anchor ([`FeatureSet::input_map`]): then
+/// each piece's input is a few additions, with nothing left to decide per piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InputMap {
+    perspective: Color,
+    /// The first input of the block the anchor selects.
+    base: usize,
+    /// Whether files are mirrored.
+    mirror: bool,
+}
+
+impl InputMap {
+    /// The input that `piece` on `sq` switches on.
+    #[inline(always)]
+    pub fn index(self, piece: Piece, sq: Square) -> usize {
+        let relation = usize::from(piece.color() != self.perspective);
+        let plane = (relation * KINDS + piece.kind().index()) * SQUARES;
+        let sq = orient(self.perspective, sq);
+        let sq = if self.mirror { sq.flip_file() } else { sq };
+        self.base + plane + sq.index()
     }
 }
 

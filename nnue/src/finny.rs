@@ -103,7 +103,8 @@ impl FinnyTable {
         }
         // Every piece of the cached and of the current placement maps under the same mapping,
         // so the current anchor indexes both.
-        let index = |piece: Piece, sq: Square| self.features.index(perspective, anchor, piece, sq);
+        let map = self.features.input_map(perspective, anchor);
+        let index = |piece: Piece, sq: Square| map.index(piece, sq);
         let mut added = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let mut removed = arrayvec::ArrayVec::<usize, MAX_ACTIVE>::new();
         let cached = &self.placement[entry];

@@ -126,23 +126,26 @@ impl PackedPosition {
             chariots: 0,
             minors: 0,
         }; 2];
+        // Material matters to attack-bucket sets only; the others skip counting it.
+        let count_material = set.attack_buckets() > 1;
         for (sq, piece) in board.pieces().take(MAX_ACTIVE) {
             let anchor = &mut anchors[piece.color().index()];
             match piece.kind() {
                 PieceKind::General => anchor.general = sq,
-                PieceKind::Chariot => anchor.chariots += 1,
-                PieceKind::Horse | PieceKind::Cannon => anchor.minors += 1,
+                PieceKind::Chariot if count_material => anchor.chariots += 1,
+                PieceKind::Horse | PieceKind::Cannon if count_material => anchor.minors += 1,
                 _ => {}
             }
             pieces.push((sq, piece));
         }
-        let (a_stm, a_other) = (anchors[stm.index()], anchors[other.index()]);
+        let map_stm = set.input_map(stm, anchors[stm.index()]);
+        let map_other = set.input_map(other, anchors[other.index()]);
         let mut a = ActiveFeatures::new();
         let mut b = ActiveFeatures::new();
         for &(sq, piece) in &pieces {
             // Indices are below the feature set's input count (at most 30240), so they fit a u16.
-            a.push(set.index(stm, a_stm, piece, sq) as u16);
-            b.push(set.index(other, a_other, piece, sq) as u16);
+            a.push(map_stm.index(piece, sq) as u16);
+            b.push(map_other.index(piece, sq) as u16);
         }
         (a, b)
     }
