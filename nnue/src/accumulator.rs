@@ -184,15 +184,15 @@ impl AccumulatorStack {
             let (p, i) = (piece.color(), piece.color().index());
             anchors[i].general = to;
             needs_refresh[i] = self.features.refresh_needed(p, parent[i], anchors[i]);
+            #[cfg(test)]
+            {
+                needs_refresh[i] |= self.refresh_on_general_moves;
+            }
         }
         if let Some(c) = captured {
             let (p, i) = (c.color(), c.color().index());
             anchors[i] = anchors[i].after_losing(c.kind());
             needs_refresh[i] = self.features.refresh_needed(p, parent[i], anchors[i]);
-        }
-        #[cfg(test)]
-        if piece.kind() == PieceKind::General {
-            needs_refresh[piece.color().index()] |= self.refresh_on_general_moves;
         }
         self.push_entry(
             Change::Move {

@@ -117,16 +117,31 @@ impl Anchor {
     /// The anchor after the side lost `kind` to a capture.
     #[inline(always)]
     pub fn after_losing(self, kind: PieceKind) -> Anchor {
+        let mut anchor = self;
+        if let Some(count) = anchor.attackers_of(kind) {
+            *count = count.saturating_sub(1);
+        }
+        anchor
+    }
+
+    /// The anchor with one more `kind` of the side counted (a decoder counting a board's pieces).
+    #[inline(always)]
+    pub fn after_gaining(self, kind: PieceKind) -> Anchor {
+        let mut anchor = self;
+        if let Some(count) = anchor.attackers_of(kind) {
+            *count = count.saturating_add(1);
+        }
+        anchor
+    }
+
+    /// The attacker count `kind` belongs to: chariots, or horses and cannons; none for the other
+    /// kinds, which no bucket looks at.
+    #[inline(always)]
+    fn attackers_of(&mut self, kind: PieceKind) -> Option<&mut u8> {
         match kind {
-            PieceKind::Chariot => Anchor {
-                chariots: self.chariots.saturating_sub(1),
-                ..self
-            },
-            PieceKind::Horse | PieceKind::Cannon => Anchor {
-                minors: self.minors.saturating_sub(1),
-                ..self
-            },
-            _ => self,
+            PieceKind::Chariot => Some(&mut self.chariots),
+            PieceKind::Horse | PieceKind::Cannon => Some(&mut self.minors),
+            _ => None,
         }
     }
 
@@ -643,6 +658,24 @@ mod tests {
         }
         for kind in [PieceKind::Advisor, PieceKind::Elephant, PieceKind::Soldier] {
             assert_eq!(anchor(0, 0).after_losing(kind), anchor(0, 0));
+            assert_eq!(anchor(0, 0).after_gaining(kind), anchor(0, 0));
+        }
+        // Counting a board's pieces from an empty anchor gives the position's anchor.
+        let pos = Position::from_fen(engine_core::START_FEN).unwrap();
+        for side in Color::BOTH {
+            let counted = pos
+                .occupied()
+                .filter_map(|sq| pos.piece_at(sq))
+                .filter(|piece| piece.color() == side)
+                .fold(
+                    Anchor {
+                        general: pos.general_square(side),
+                        chariots: 0,
+                        minors: 0,
+                    },
+                    |a, piece| a.after_gaining(piece.kind()),
+                );
+            assert_eq!(counted, Anchor::of(&pos, side));
         }
         assert!(!FeatureSet::KingBuckets.refresh_needed(
             Color::Red,

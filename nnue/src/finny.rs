@@ -1,9 +1,10 @@
 //! The accumulator cache ("Finny table"): a faster refresh for perspectives whose input mapping
-//! changed (a king-bucket or mirror change) or that must be rebuilt for another reason.
+//! changed (a king-bucket, mirror or attack-bucket change) or that must be rebuilt for another
+//! reason.
 //!
 //! For each perspective and each input mapping ([`FeatureSet::mapping`]: king bucket, mirror
-//! state and attack bucket) the table keeps the last accumulator computed under that mapping, together with the
-//! piece placement it was computed for. A refresh starts from that entry and applies only the
+//! state and attack bucket) the table keeps the last accumulator computed under that mapping,
+//! together with the piece placement it was computed for. A refresh starts from that entry and applies only the
 //! differences between the stored placement and the current one (a piece removed: minus its row;
 //! a piece added: plus its row), then stores the result back. Positions met in a search differ
 //! by a few pieces from the last one seen with the same mapping, so a refresh costs a few

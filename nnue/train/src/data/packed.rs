@@ -130,11 +130,10 @@ impl PackedPosition {
         let count_material = set.attack_buckets() > 1;
         for (sq, piece) in board.pieces().take(MAX_ACTIVE) {
             let anchor = &mut anchors[piece.color().index()];
-            match piece.kind() {
-                PieceKind::General => anchor.general = sq,
-                PieceKind::Chariot if count_material => anchor.chariots += 1,
-                PieceKind::Horse | PieceKind::Cannon if count_material => anchor.minors += 1,
-                _ => {}
+            if piece.kind() == PieceKind::General {
+                anchor.general = sq;
+            } else if count_material {
+                *anchor = anchor.after_gaining(piece.kind());
             }
             pieces.push((sq, piece));
         }
