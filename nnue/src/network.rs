@@ -267,6 +267,12 @@ impl Network {
         &self.description
     }
 
+    /// The score scale K the net was trained with: its output in engine units is the trained
+    /// logit times K.
+    pub fn eval_scale(&self) -> i32 {
+        self.eval_scale
+    }
+
     /// The FNV-1a 64 hash of the weights, as stored in (and checked against) the file header.
     pub fn hash(&self) -> u64 {
         self.hash

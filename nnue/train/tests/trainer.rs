@@ -8,8 +8,9 @@ use nnue::features::{Anchor, FeatureSet, OutputBuckets};
 use nnue::format::{Architecture, NetFile};
 use nnue_train::data::{synthetic_games, Filters, Game, PackedPosition};
 use nnue_train::train::{
-    fit_k, game_key, gradient, holdout, load, quantise, run, scan, stream_chunks, Activation, Args,
-    Checkpoint, LoadOptions, Network, ParamGroup, Target, TrainError,
+    fit_k, game_key, gradient, holdout, load, net_loss, quantise, run, scan, stream_chunks,
+    Activation, Args, Checkpoint, LoadOptions, Network, ParamGroup, Target, TrainError,
+    ValidationSet,
 };
 use std::path::{Path, PathBuf};
 
@@ -1022,4 +1023,48 @@ fn a_validation_file_is_held_out_and_never_trained_on() {
     // The held-out games' keys are the validation file's.
     let keys: std::collections::HashSet<u64> = games[30..].iter().map(game_key).collect();
     assert_eq!(keys.len(), 10);
+}
+
+#[test]
+fn a_net_files_validation_loss_at_its_own_k_is_the_trainers() {
+    let dir = TempDir::new("validate");
+    let data = dir.path("games.xqg");
+    write_games(&data, 0..40, 200);
+    let validation = dir.path("validation.xqg");
+    write_games(&validation, 100..110, 200);
+    let out = dir.path("net.nnue");
+    let args = small_run_args(
+        &data,
+        &out,
+        &["--validation-file", validation.to_str().unwrap()],
+    );
+    // The engine runs only its supported widths.
+    let args = Args {
+        hidden: 256,
+        ..args
+    };
+    let report = run(&args).unwrap();
+    let trained = report.epochs.last().unwrap().validation_loss.unwrap();
+
+    let set = ValidationSet::load(std::slice::from_ref(&validation), &args.filters()).unwrap();
+    assert_eq!(set.len(), report.validation_positions);
+    assert_eq!(set.games, 10);
+    let own = f64::from(report.eval_scale);
+    let measured = net_loss(&out, &set, 2.0 * own, 1.0).unwrap();
+    assert_eq!(measured.eval_scale, report.eval_scale);
+    // The quantised net against the float one the trainer measured: equal up to rounding.
+    let gap = (measured.loss_at_own_scale - trained).abs();
+    assert!(
+        gap < 0.05 * trained,
+        "own-scale loss {} against the trainer's {trained}",
+        measured.loss_at_own_scale
+    );
+    // At twice the scale every target and prediction is nearer ½: a smaller loss.
+    assert!(measured.loss < measured.loss_at_own_scale, "{measured:?}");
+
+    // A file that is not a net is a clear error naming it.
+    let err = net_loss(&validation, &set, own, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("validation.xqg"), "{err}");
 }

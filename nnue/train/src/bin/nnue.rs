@@ -48,6 +48,23 @@ enum Command {
         #[arg(long)]
         rest: Option<PathBuf>,
     },
+    /// The held-out loss of net files at one common score scale K, through the engine's quantised
+    /// inference (a training run reports its loss at its own fitted K, so runs' own figures do
+    /// not compare).
+    Validate {
+        /// Net files.
+        #[arg(required = true)]
+        nets: Vec<PathBuf>,
+        /// Validation game-record files (plain or gzip; repeatable), filtered as in training.
+        #[arg(long = "validation-file", required = true)]
+        validation_files: Vec<PathBuf>,
+        /// The common score scale K (engine units).
+        #[arg(long, default_value_t = COMMON_SCALE)]
+        k: f64,
+        /// Weight of the score against the game result in the target, as in training.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+    },
     /// Write synthetic games (random legal moves, material scores).
     Synth {
         /// Number of games.
@@ -65,6 +82,10 @@ enum Command {
     },
 }
 
+/// The default common scale of `nnue validate`: near the K fitted on this project's data
+/// (426-472 so far), so its losses read like the trainer's.
+const COMMON_SCALE: f64 = 400.0;
+
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Train(args) => nnue_train::train::run(&args)
@@ -77,6 +98,12 @@ fn main() -> ExitCode {
             max_plies,
             output,
         } => synth(games, seed, max_plies, &output),
+        Command::Validate {
+            nets,
+            validation_files,
+            k,
+            lambda,
+        } => validate(&nets, &validation_files, k, lambda),
         Command::Holdout {
             file,
             games,
@@ -142,5 +169,37 @@ fn synth(games: u64, seed: u64, max_plies: usize, output: &PathBuf) -> Result<()
         bytes.len(),
         output.display()
     );
+    Ok(())
+}
+
+fn validate(nets: &[PathBuf], files: &[PathBuf], k: f64, lambda: f64) -> Result<(), String> {
+    if !(k.is_finite() && k > 0.0) {
+        return Err(format!("--k must be a positive number, not {k}"));
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("--lambda must lie in [0, 1], not {lambda}"));
+    }
+    let set = nnue_train::train::ValidationSet::load(files, &Filters::default())
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} validation positions from {} games; loss at K = {k}, lambda {lambda}",
+        set.len(),
+        set.games
+    );
+    if set.is_empty() {
+        return Err("the filters keep no validation position".to_string());
+    }
+    println!("loss at K {k}\tloss at own K\town K\tweights hash\tnet");
+    for path in nets {
+        let l = nnue_train::train::net_loss(path, &set, k, lambda).map_err(|e| e.to_string())?;
+        println!(
+            "{:.6}\t{:.6}\t{}\t{:016x}\t{}",
+            l.loss,
+            l.loss_at_own_scale,
+            l.eval_scale,
+            l.hash,
+            l.path.display()
+        );
+    }
     Ok(())
 }

@@ -251,7 +251,10 @@ impl<R: Read> Read for Digesting<'_, R> {
 /// Reads the games of `path` in order, handing each to `each` until it returns false; returns
 /// the file's description with its size, hash and game count (the filter counts and roles are
 /// the caller's). The size and hash cover the whole file only when every game was taken.
-fn read_games(path: &Path, mut each: impl FnMut(Game) -> bool) -> Result<DataFile, TrainError> {
+pub(crate) fn read_games(
+    path: &Path,
+    mut each: impl FnMut(Game) -> bool,
+) -> Result<DataFile, TrainError> {
     let input = open_data_file(path).map_err(|error| TrainError::Read {
         path: path.to_path_buf(),
         error,

@@ -47,6 +47,13 @@ pub enum TrainError {
     Export(NetError),
     /// The worker threads could not be started.
     Threads(String),
+    /// A net file could not be loaded.
+    Net {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: nnue::LoadError,
+    },
 }
 
 impl fmt::Display for TrainError {
@@ -73,6 +80,7 @@ impl fmt::Display for TrainError {
             }
             TrainError::Export(e) => write!(f, "cannot export the net: {e}"),
             TrainError::Threads(m) => write!(f, "cannot start worker threads: {m}"),
+            TrainError::Net { path, error } => write!(f, "net {}: {error}", path.display()),
         }
     }
 }

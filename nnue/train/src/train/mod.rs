@@ -41,6 +41,7 @@ mod optimizer;
 mod quantise;
 mod run;
 mod schedule;
+mod validate;
 
 pub use args::{Args, Schedule};
 pub use checkpoint::Checkpoint;
@@ -62,3 +63,4 @@ pub use quantise::{
 };
 pub use run::{run, EpochReport, TrainReport};
 pub use schedule::LrSchedule;
+pub use validate::{net_loss, NetLoss, ValidationSet};
