@@ -72,7 +72,11 @@ def pentanomial_of_pgn(path, first_engine):
             red_points = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}.get(g.get("Result"))
             if red_points is None:
                 sys.exit(f"{path}: a game without a result ({g.get('Result')})")
-            half += red_points if g.get("Red", g.get("White")) == first_engine else 2 - red_points
+            red = g.get("Red", g.get("White"))
+            black = g.get("Black")
+            if first_engine not in (red, black):
+                sys.exit(f"{path}: {first_engine!r} played no side of a game ({red} vs {black}); name it with --first")
+            half += red_points if red == first_engine else 2 - red_points
         counts[half] += 1
     return counts
 
