@@ -1050,7 +1050,8 @@ fn a_net_files_validation_loss_at_its_own_k_is_the_trainers() {
     assert_eq!(set.len(), report.validation_positions);
     assert_eq!(set.games, 10);
     let own = f64::from(report.eval_scale);
-    let measured = net_loss(&out, &set, 2.0 * own, 1.0).unwrap();
+    // At the run's own lambda, so that the targets are the trainer's.
+    let measured = net_loss(&out, &set, 2.0 * own, f64::from(args.lambda)).unwrap();
     assert_eq!(measured.eval_scale, report.eval_scale);
     // The quantised net against the float one the trainer measured: equal up to rounding.
     let gap = (measured.loss_at_own_scale - trained).abs();
