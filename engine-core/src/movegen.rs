@@ -417,8 +417,11 @@ impl Position {
         let Some(piece) = self.board[from.index()] else {
             return false;
         };
-        let from_bb = Bitboard::from_square(from);
         let ksq = self.general[them.index()];
+        if !may_affect_checks(from, ksq) && !may_affect_checks(to, ksq) {
+            return false;
+        }
+        let from_bb = Bitboard::from_square(from);
         let (occ, focc) = self.occupancy_after(from, to, ksq.file());
         let mut ours = self.by_color[us.index()];
         ours ^= from_bb;
@@ -440,6 +443,17 @@ impl Position {
             PieceKind::Advisor | PieceKind::Elephant => false,
         }
     }
+}
+
+/// Whether a piece leaving or reaching `sq` can change the checks on a general at `general`.
+/// Chariots, cannons, their screens and the flying general act along the general's file and
+/// rank; horses, their legs and soldiers act from within two files and two ranks of it. A move
+/// with both ends elsewhere gives no check, which settles most quiet moves without a lookup.
+#[inline(always)]
+fn may_affect_checks(sq: Square, general: Square) -> bool {
+    sq.file() == general.file()
+        || sq.rank() == general.rank()
+        || (sq.file().abs_diff(general.file()) <= 2 && sq.rank().abs_diff(general.rank()) <= 2)
 }
 
 #[cfg(test)]

@@ -29,10 +29,20 @@ fn play_and_check(choices: &[u16]) -> Vec<String> {
             assert!(pos.check_evasions().is_empty());
         }
         // is_legal agrees with the generator on every move of every piece's square pair sample.
+        // gives_check agrees with making the move, for every legal move (its early exit for
+        // moves far from the opponent's general included).
         for &m in &moves {
             assert!(
                 pos.is_legal(m),
                 "{m} generated but not is_legal in {}",
+                pos.to_fen()
+            );
+            let mut after = pos.clone();
+            after.make_move(m);
+            assert_eq!(
+                pos.gives_check(m),
+                after.in_check(),
+                "gives_check({m}) in {}",
                 pos.to_fen()
             );
         }

@@ -135,12 +135,7 @@ impl MovePicker {
                     if self.next >= n {
                         return None;
                     }
-                    let mut best = self.next;
-                    for i in self.next + 1..n {
-                        if self.scores[i] > self.scores[best] {
-                            best = i;
-                        }
-                    }
+                    let best = self.next + first_max_index(&self.scores[self.next..n]);
                     self.moves.swap(self.next, best);
                     self.scores.swap(self.next, best);
                     let mv = self.moves[self.next];
@@ -152,6 +147,48 @@ impl MovePicker {
                     return Some(mv);
                 }
             }
+        }
+    }
+}
+
+/// The index of the first largest element of a non-empty slice. Two passes, the maximum and
+/// then its first position, instead of one pass that carries the best index: the maximum
+/// compiles to vector instructions and neither pass has a chain of dependent loads, so the
+/// picker's selection step (its hottest loop) runs several times faster with the same result.
+#[inline(always)]
+fn first_max_index(scores: &[i32]) -> usize {
+    let max = scores.iter().copied().max().unwrap_or(i32::MIN);
+    scores.iter().position(|&s| s == max).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_max_index;
+    use proptest::prelude::*;
+
+    /// The one-pass selection the picker used before: the first index whose score beats every
+    /// earlier one.
+    fn reference(scores: &[i32]) -> usize {
+        let mut best = 0;
+        for i in 1..scores.len() {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    proptest! {
+        /// Same index as the one-pass selection, ties included (few distinct values make ties
+        /// common; the extremes of `i32` are among them).
+        #[test]
+        fn first_max_index_is_the_first_largest(
+            scores in prop::collection::vec(
+                prop_oneof![-3..3i32, Just(i32::MIN), Just(i32::MAX), any::<i32>()],
+                1..120,
+            )
+        ) {
+            prop_assert_eq!(first_max_index(&scores), reference(&scores));
         }
     }
 }
