@@ -243,7 +243,6 @@ impl Worker<'_> {
             move_count += 1;
             let is_capture = self.pos.piece_at(mv.to()).is_some();
             let piece = self.pos.piece_at(mv.from());
-            let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv, &cont));
 
             // Step 9. Shallow pruning: late moves, futility and SEE for quiet moves, SEE for
             // captures. A quiet move that gives check is never pruned; the test (below, after
@@ -318,6 +317,7 @@ impl Worker<'_> {
                     r += kind.is_cut() as i32;
                     r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
                     r -= gives_check as i32;
+                    let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv, &cont));
                     r -= hist / lmr_history_divisor();
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
