@@ -131,6 +131,49 @@ fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The distinct games of a data file (by their bytes).
+fn distinct_games(path: &Path) -> usize {
+    let games: std::collections::HashSet<Vec<u8>> =
+        games_in(path).iter().map(|g| g.to_bytes()).collect();
+    games.len()
+}
+
+#[test]
+fn varied_node_limits_make_games_from_one_start_differ_and_still_follow_the_seed() {
+    let dir = temp_dir("vary-nodes");
+    // With one line to choose from, the random plies are the best moves: at a fixed node limit
+    // every game is the same game.
+    let fixed = dir.join("fixed.xqg");
+    datagen(&fixed, GAMES, 2, &["--opening-lines", "1"]);
+    assert_eq!(distinct_games(&fixed), 1);
+
+    let varied = dir.join("varied.xqg");
+    let vary = ["--opening-lines", "1", "--vary-nodes", "0.2"];
+    datagen(&varied, GAMES, 2, &vary);
+    let distinct = distinct_games(&varied);
+    assert!(distinct > GAMES as usize / 2, "{distinct} distinct games");
+    let settings = std::fs::read_to_string(settings_file(&varied)).expect("settings");
+    assert!(settings.contains("varied by 0.2 per game"), "{settings}");
+
+    // The factors come from the seed's streams: one thread writes the same bytes.
+    let one = dir.join("one-thread.xqg");
+    datagen(&one, GAMES, 1, &vary);
+    assert_eq!(
+        std::fs::read(&one).expect("file"),
+        std::fs::read(&varied).expect("file")
+    );
+
+    // Out of range.
+    for bad in ["1", "-0.1", "NaN"] {
+        let out = dir.join("bad.xqg");
+        let arg = format!("--vary-nodes={bad}");
+        let err = fails(&datagen_args(&out, 2, SEED, &[&arg]));
+        assert!(err.contains("--vary-nodes"), "{err}");
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn consecutive_shards_concatenate_to_the_bytes_of_one_run() {
     let dir = temp_dir("shards");

@@ -20,8 +20,8 @@ pub struct ScoredMove {
 /// What the data generator needs from a search.
 pub trait Player {
     /// Forgets everything the previous game taught it (hash table, histories), so that a game
-    /// depends only on its seed.
-    fn new_game(&mut self);
+    /// depends only on its seed, and searches `node_scale` times its node limit in the game.
+    fn new_game(&mut self, node_scale: f64);
 
     /// The best `lines` moves of the current position of `game`, best first, with their
     /// scores. Non-empty whenever the position has a legal move.
@@ -73,6 +73,9 @@ pub struct GameConfig {
     pub opening_margin: i32,
     /// An opening whose first recorded position scores beyond this is replaced by another.
     pub max_opening_score: i32,
+    /// Each game's node limit is scaled by a factor drawn uniformly from `1 ± vary_nodes`, so
+    /// that games reaching one start position still differ (0: every game at the set limit).
+    pub vary_nodes: f64,
     /// Score adjudication, if enabled.
     pub adjudication: Option<Adjudication>,
     /// Fraction of games played out even when adjudication would end them (the net must also
@@ -95,7 +98,7 @@ pub fn play_game(
     player: &mut dyn Player,
     abort: &dyn Fn() -> bool,
 ) -> Option<PlayedGame> {
-    player.new_game();
+    player.new_game(node_scale(config.vary_nodes, rng));
     let nodes_before = player.nodes();
     let mut game = opening(config, rng, player);
     let opening_nodes = player.nodes() - nodes_before;
@@ -149,6 +152,16 @@ pub fn play_game(
         termination,
         cost,
     })
+}
+
+/// The node-limit factor of one game. Draws nothing when the limit is fixed, so that runs made
+/// before the option existed keep their random streams, hence their games.
+fn node_scale(vary_nodes: f64, rng: &mut SplitMix64) -> f64 {
+    if vary_nodes > 0.0 {
+        1.0 + vary_nodes * (2.0 * rng.unit_f64() - 1.0)
+    } else {
+        1.0
+    }
 }
 
 /// Chooses a start position and plays the random plies; tries again (with fresh random choices)
@@ -219,7 +232,7 @@ pub(crate) mod tests {
     pub(crate) struct GreedyPlayer;
 
     impl Player for GreedyPlayer {
-        fn new_game(&mut self) {}
+        fn new_game(&mut self, _node_scale: f64) {}
 
         fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove> {
             let mut pos = game.position().clone();
@@ -250,6 +263,7 @@ pub(crate) mod tests {
             opening_lines: 4,
             opening_margin: 100,
             max_opening_score: 300,
+            vary_nodes: 0.0,
             adjudication: Some(Adjudication::default()),
             play_out_fraction: 0.0,
             max_plies: 300,

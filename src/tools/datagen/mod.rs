@@ -87,6 +87,10 @@ pub struct DatagenArgs {
     /// Openings whose first recorded position scores beyond this are replaced.
     #[arg(long, default_value_t = 300)]
     pub max_opening_score: i32,
+    /// Scale each game's node limit by a factor drawn from 1 ± this (e.g. 0.1), so that games
+    /// whose random plies reach the same position still differ; 0 plays every game at --nodes.
+    #[arg(long, default_value_t = 0.0, value_name = "FRACTION")]
+    pub vary_nodes: f64,
     /// Start positions, one FEN (or EPD) per line; default: the initial position.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
@@ -369,6 +373,12 @@ fn game_config(args: &DatagenArgs) -> Result<GameConfig, String> {
     if args.nodes == 0 {
         return Err("--nodes must be at least 1".to_string());
     }
+    if !(0.0..1.0).contains(&args.vary_nodes) {
+        return Err(format!(
+            "--vary-nodes {} is not at least 0 and below 1",
+            args.vary_nodes
+        ));
+    }
     if !(0.0..=1.0).contains(&args.play_out) {
         return Err(format!(
             "--play-out {} is not between 0 and 1",
@@ -385,6 +395,7 @@ fn game_config(args: &DatagenArgs) -> Result<GameConfig, String> {
         opening_lines: args.opening_lines.max(1),
         opening_margin: args.opening_margin,
         max_opening_score: args.max_opening_score,
+        vary_nodes: args.vary_nodes,
         adjudication: (!args.no_adjudication).then_some(Adjudication {
             win_score: args.win_score,
             win_plies: args.win_plies,

@@ -53,8 +53,14 @@ impl RunSettings {
         } else {
             format!("first game {}; ", args.first_game)
         };
+        // Likewise the node variation joins them only when it is on.
+        let vary_nodes = if args.vary_nodes > 0.0 {
+            format!(" (varied by {} per game)", args.vary_nodes)
+        } else {
+            String::new()
+        };
         RunSettings(format!(
-            "{shard}seed {}; nodes {}; hash {} MB; random plies {} of {} lines within {}; \
+            "{shard}seed {}; nodes {}{vary_nodes}; hash {} MB; random plies {} of {} lines within {}; \
              max opening score {}; openings {}; adjudication {}; max plies {}; engine {}; \
              evaluation {}",
             args.seed,

@@ -11,6 +11,8 @@ use engine_core::rules::RuleOptions;
 pub struct SearchPlayer {
     searcher: Searcher,
     limits: SearchRequest,
+    /// The node limit set at creation; a game searches a multiple of it.
+    soft_nodes: u64,
     rules: RuleOptions,
     /// Nodes searched since the player was made.
     nodes: u64,
@@ -34,14 +36,17 @@ impl SearchPlayer {
                 ..SearchRequest::default()
             },
             rules: rules.clone(),
+            soft_nodes,
             nodes: 0,
         })
     }
 }
 
 impl Player for SearchPlayer {
-    fn new_game(&mut self) {
+    fn new_game(&mut self, node_scale: f64) {
         self.searcher.clear();
+        let nodes = (self.soft_nodes as f64 * node_scale).round() as u64;
+        self.limits.soft_nodes = Some(nodes.max(1));
     }
 
     fn search(&mut self, game: &Game, lines: usize) -> Vec<ScoredMove> {

@@ -5,7 +5,9 @@
 //! - `nnue synth --games N --seed S -o FILE`: write random-move games scored by material (for
 //!   tests and speed measurements; no engine needed);
 //! - `nnue holdout FILE --games N -o VALIDATION [--rest REST]`: cut the last N games of a data
-//!   file into a fixed validation file for `train --validation-file`.
+//!   file into a fixed validation file for `train --validation-file`;
+//! - `nnue repeats FILE...`: how many games repeat a game read before (new information, and
+//!   the variety of the openings).
 
 use clap::{Parser, Subcommand};
 use nnue_train::data::{dump, synthetic_games, DumpError, Filters};
@@ -65,6 +67,13 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         lambda: f64,
     },
+    /// Count the games that repeat a game read before (same start and moves), file by file in
+    /// the order given, and the start positions (after the random opening plies) new to each.
+    Repeats {
+        /// Game-record files (plain or gzip).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Write synthetic games (random legal moves, material scores).
     Synth {
         /// Number of games.
@@ -104,6 +113,7 @@ fn main() -> ExitCode {
             k,
             lambda,
         } => validate(&nets, &validation_files, k, lambda),
+        Command::Repeats { files } => repeats(&files),
         Command::Holdout {
             file,
             games,
@@ -170,6 +180,36 @@ fn synth(games: u64, seed: u64, max_plies: usize, output: &PathBuf) -> Result<()
         output.display()
     );
     Ok(())
+}
+
+fn repeats(files: &[PathBuf]) -> Result<(), String> {
+    let (per_file, total) = nnue_train::train::count_repeats(files).map_err(|e| e.to_string())?;
+    println!("games\trepeated\tpositions\trepeated positions\tnew starts\tfile");
+    let row = |c: &nnue_train::train::RepeatCount, name: &str| {
+        println!(
+            "{}\t{} ({:.1}%)\t{}\t{} ({:.1}%)\t{}\t{name}",
+            c.games,
+            c.repeated_games,
+            percent(c.repeated_games, c.games),
+            c.positions,
+            c.repeated_positions,
+            percent(c.repeated_positions, c.positions),
+            c.new_starts,
+        )
+    };
+    for (count, path) in per_file.iter().zip(files) {
+        row(count, &path.display().to_string());
+    }
+    row(&total, "(all)");
+    Ok(())
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
 }
 
 fn validate(nets: &[PathBuf], files: &[PathBuf], k: f64, lambda: f64) -> Result<(), String> {

@@ -39,6 +39,7 @@ mod kfit;
 mod network;
 mod optimizer;
 mod quantise;
+mod repeats;
 mod run;
 mod schedule;
 mod validate;
@@ -61,6 +62,7 @@ pub use quantise::{
     clip_bound, output_bias_clip, output_clip, quantise, DEFAULT_QB, FEATURE_CLIP,
     MAX_OUTPUT_WEIGHT, QA,
 };
+pub use repeats::{count_repeats, RepeatCount, RepeatCounter};
 pub use run::{run, EpochReport, TrainReport};
 pub use schedule::LrSchedule;
 pub use validate::{net_loss, NetLoss, ValidationSet};
