@@ -62,7 +62,7 @@ pub use quantise::{
     clip_bound, output_bias_clip, output_clip, quantise, DEFAULT_QB, FEATURE_CLIP,
     MAX_OUTPUT_WEIGHT, QA,
 };
-pub use repeats::{count_repeats, RepeatCount, RepeatCounter};
+pub use repeats::{count_repeats, RepeatCount};
 pub use run::{run, EpochReport, TrainReport};
 pub use schedule::LrSchedule;
 pub use validate::{net_loss, NetLoss, ValidationSet};

@@ -3,11 +3,10 @@
 //! game, and a repeated game teaches the net nothing new: the count says how much of a data set
 //! is new information and how varied its openings are.
 
-use super::dataset::{game_key, open_data_file};
+use super::dataset::{game_key, read_games};
 use super::error::TrainError;
-use crate::data::GameReader;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What one file (or all of them) holds, against every game read before it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -39,66 +38,38 @@ impl RepeatCount {
     }
 }
 
-/// The games and start positions seen so far, across files.
-#[derive(Default)]
-pub struct RepeatCounter {
-    games: HashSet<u64>,
-    starts: HashSet<u64>,
-    total: RepeatCount,
-}
-
-impl RepeatCounter {
-    pub fn new() -> RepeatCounter {
-        RepeatCounter::default()
-    }
-
-    /// Reads every game of `path` (plain or gzip) and counts it against the games seen before.
-    pub fn count_file(&mut self, path: &Path) -> Result<RepeatCount, TrainError> {
-        let reader = open_data_file(path).map_err(|error| TrainError::Read {
-            path: path.to_path_buf(),
-            error,
-        })?;
+/// Counts the repeats of each file against the files before it, in order; returns each file's
+/// counts and their sum.
+pub fn count_repeats(paths: &[PathBuf]) -> Result<(Vec<RepeatCount>, RepeatCount), TrainError> {
+    let (mut games, mut starts) = (HashSet::new(), HashSet::new());
+    let mut per_file = Vec::with_capacity(paths.len());
+    let mut total = RepeatCount::default();
+    for path in paths {
         let mut count = RepeatCount::default();
-        for game in GameReader::new(reader) {
-            let game = game.map_err(|error| TrainError::Data {
-                path: path.to_path_buf(),
-                error,
-            })?;
+        read_games(path, |game| {
             let positions = game.plies().len() as u64;
             count.games += 1;
             count.positions += positions;
-            if !self.games.insert(game_key(&game)) {
+            if !games.insert(game_key(&game)) {
                 count.repeated_games += 1;
                 count.repeated_positions += positions;
             }
-            if self.starts.insert(game.start().key()) {
+            if starts.insert(game.start().key()) {
                 count.new_starts += 1;
             }
-        }
-        self.total.add(&count);
-        Ok(count)
+            true
+        })?;
+        total.add(&count);
+        per_file.push(count);
     }
-
-    /// The counts over every file read so far.
-    pub fn total(&self) -> &RepeatCount {
-        &self.total
-    }
-}
-
-/// Counts the repeats of each file against the files before it, in order.
-pub fn count_repeats(paths: &[PathBuf]) -> Result<(Vec<RepeatCount>, RepeatCount), TrainError> {
-    let mut counter = RepeatCounter::new();
-    let per_file = paths
-        .iter()
-        .map(|path| counter.count_file(path))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((per_file, counter.total().clone()))
+    Ok((per_file, total))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::data::synthetic_games::random_game;
+    use std::path::Path;
 
     fn write_games(dir: &Path, name: &str, seeds: &[u64]) -> PathBuf {
         let mut bytes = Vec::new();
