@@ -348,3 +348,38 @@ fn repeating_a_position_of_the_game_history_is_a_draw() {
     assert_eq!(best_move(&lines), "d8d9");
     e.quit();
 }
+
+/// With several threads, `go depth N` plays a move of a search at least N plies deep, and the
+/// last line says so: the main thread completes the depth, and threads that stopped shallower
+/// do not vote. In the mate-in-one position a helper used to finish depth 10 at once and stop
+/// the main thread at depth 1 (`score cp -1372`, in about half of the searches).
+#[test]
+fn a_parallel_depth_limited_search_answers_at_the_depth_asked() {
+    let mut e = Engine::uci();
+    e.send("setoption name Threads value 2");
+    let mated = "2bakan2/4n4/8b/p3p4/4c4/2R5R/2P3C1c/N7N/4rr3/2B1K1B2 w - - 0 34";
+    for _ in 0..10 {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {mated}"));
+        let lines = e.go("depth 10");
+        let info = last_score_line(&lines);
+        assert_eq!(field(info, "depth"), Some("10"), "{info}");
+        assert_eq!(field(info, "mate"), Some("-1"), "{info}");
+    }
+    e.send("setoption name Threads value 3");
+    for fen in [
+        "3akab2/3n1r3/b3c4/p1p3C1p/9/2Pn2P2/P3P3P/1Rc1N4/4A4/2B1KAB1R w - - 2 16",
+        "3ak1b2/4a4/4b3n/p2R1C3/2p6/6p1P/P8/8B/2R1A1r2/1rBK3c1 w - - 4 34",
+        "3akab1r/9/b1n1c1nc1/p1p1p1pCp/9/4P4/PrP3P1P/4B4/2CN5/R2AKABNR b - - 13 7",
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 9");
+        let info = last_score_line(&lines);
+        let depth: u32 = field(info, "depth")
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0);
+        assert!(depth >= 9, "{fen}: {info}");
+    }
+    e.quit();
+}

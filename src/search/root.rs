@@ -45,9 +45,10 @@ impl Worker<'_> {
         if self.root_moves.is_empty() {
             return;
         }
-        let max_depth = self
-            .request
-            .depth
+        // A depth-limited search ends when the main thread completes the depth; helpers go on
+        // past it until stopped, so their deeper table entries still speed the main thread up.
+        let depth_limit = self.request.depth.filter(|_| self.is_main());
+        let max_depth = depth_limit
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = self.request.multipv.clamp(1, self.root_moves.len());
@@ -82,11 +83,6 @@ impl Worker<'_> {
             self.completed_depth = self.root_depth;
             self.store_root();
             if !self.is_main() {
-                // A depth-limited search ends when any thread completes the depth: the vote
-                // then plays this thread's move.
-                if self.request.depth.is_some() && depth >= max_depth {
-                    self.ctl.stop.store(true, Ordering::SeqCst);
-                }
                 continue;
             }
             self.report_lines(multipv);

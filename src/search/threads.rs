@@ -49,9 +49,15 @@ pub(super) fn run(
         ctl.stop.store(true, Ordering::SeqCst);
         let mut results = vec![main.result()];
         results.extend(handles.into_iter().filter_map(|h| h.join().ok()));
-        // MultiPV lines are the main thread's ranking; with one line, the threads vote.
+        // MultiPV lines are the main thread's ranking; with one line, the threads vote (in a
+        // depth-limited search only those that got as deep as the main thread).
+        let min_depth = if request.depth.is_some() {
+            results[0].depth
+        } else {
+            1
+        };
         let chosen = if request.multipv <= 1 {
-            vote::best_thread(&results)
+            vote::best_thread(&results, min_depth)
         } else {
             0
         };

@@ -187,10 +187,11 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Whether this is the main thread (the one that keeps time and reports).
+    /// Whether this is the main thread (thread 0: the one that keeps time, ends a depth-limited
+    /// search and reports, when it has a reporter).
     #[inline(always)]
     pub(super) fn is_main(&self) -> bool {
-        self.report.is_some()
+        self.thread_id == 0
     }
 
     /// The decision after the search (main thread): the best move and the first `multipv` root
