@@ -350,9 +350,10 @@ fn repeating_a_position_of_the_game_history_is_a_draw() {
 }
 
 /// With several threads, `go depth N` plays a move of a search at least N plies deep, and the
-/// last line says so: the main thread completes the depth, and threads that stopped shallower
-/// do not vote. In the mate-in-one position a helper used to finish depth 10 at once and stop
-/// the main thread at depth 1 (`score cp -1372`, in about half of the searches).
+/// last line says so: the main thread completes the depth, threads that stopped shallower do
+/// not vote, and a helper votes with its last completed iteration (never with an aspiration
+/// bound of one cut short). In the mate-in-one position a helper used to finish depth 10 at
+/// once and stop the main thread at depth 1 (`score cp -1372`, in about half of the searches).
 #[test]
 fn a_parallel_depth_limited_search_answers_at_the_depth_asked() {
     let mut e = Engine::uci();
@@ -371,6 +372,7 @@ fn a_parallel_depth_limited_search_answers_at_the_depth_asked() {
         "3akab2/3n1r3/b3c4/p1p3C1p/9/2Pn2P2/P3P3P/1Rc1N4/4A4/2B1KAB1R w - - 2 16",
         "3ak1b2/4a4/4b3n/p2R1C3/2p6/6p1P/P8/8B/2R1A1r2/1rBK3c1 w - - 4 34",
         "3akab1r/9/b1n1c1nc1/p1p1p1pCp/9/4P4/PrP3P1P/4B4/2CN5/R2AKABNR b - - 13 7",
+        "3akab1r/9/b1n3nc1/pR2c1C1p/4p1r2/9/P3P1PCP/2N1B4/5N2R/2BAKA3 w - - 15 16",
     ] {
         e.send("ucinewgame");
         e.send(&format!("position fen {fen}"));
@@ -380,6 +382,7 @@ fn a_parallel_depth_limited_search_answers_at_the_depth_asked() {
             .and_then(|d| d.parse().ok())
             .unwrap_or(0);
         assert!(depth >= 9, "{fen}: {info}");
+        assert!(!info.contains("bound"), "{fen}: {info}");
     }
     e.quit();
 }

@@ -81,6 +81,7 @@ impl Worker<'_> {
                 break;
             }
             self.completed_depth = self.root_depth;
+            self.completed_best = Some(self.root_moves[0].clone());
             self.store_root();
             if !self.is_main() {
                 continue;

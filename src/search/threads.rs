@@ -36,7 +36,12 @@ pub(super) fn run(
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(id, job, request, tt, ctl, data, None);
                     w.iterative_deepening();
-                    w.result()
+                    // A depth-limited search answers at a completed depth (see `vote`).
+                    if request.depth.is_some() {
+                        w.completed_result()
+                    } else {
+                        w.result()
+                    }
                 });
             match spawned {
                 Ok(handle) => handles.push(handle),

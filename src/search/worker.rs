@@ -119,6 +119,8 @@ pub struct Worker<'a> {
     pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     pub(super) root_moves: Vec<RootMove>,
+    /// The best root line as the last completed iteration left it (`None` before the first).
+    pub(super) completed_best: Option<RootMove>,
     /// Smallest key-list index of an earlier occurrence that a repetition judged in the current
     /// subtree referred to ([`NO_REPETITION`] if none); see the TT module's policy.
     pub(super) rep_horizon: usize,
@@ -181,6 +183,7 @@ impl<'a> Worker<'a> {
                     pv: vec![mv],
                 })
                 .collect(),
+            completed_best: None,
             rep_horizon: NO_REPETITION,
             hit_no_capture_limit: false,
             root_depends_on_history: false,
@@ -208,6 +211,23 @@ impl<'a> Worker<'a> {
             depth: self.completed_depth,
             nodes: self.nodes,
             lines,
+        }
+    }
+
+    /// The decision of the last completed iteration (a helper's vote in a depth-limited search,
+    /// where a line of an iteration cut short, perhaps an aspiration bound, is not an answer at
+    /// the depth asked); the current one before any iteration completed.
+    pub fn completed_result(&self) -> SearchResult {
+        let Some(best) = self.completed_best.as_ref() else {
+            return self.result();
+        };
+        SearchResult {
+            best: best.mv,
+            ponder: best.pv.get(1).copied(),
+            score: best.reported_score().0,
+            depth: self.completed_depth,
+            nodes: self.nodes,
+            lines: vec![best.clone()],
         }
     }
 
