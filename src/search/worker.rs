@@ -200,34 +200,30 @@ impl<'a> Worker<'a> {
     /// The decision after the search (main thread): the best move and the first `multipv` root
     /// lines, best first.
     pub fn result(&self) -> SearchResult {
-        let best = &self.root_moves[0];
-        let (score, _) = best.reported_score();
-        let lines =
-            self.root_moves[..self.request.multipv.clamp(1, self.root_moves.len())].to_vec();
-        SearchResult {
-            best: best.mv,
-            ponder: best.pv.get(1).copied(),
-            score,
-            depth: self.completed_depth,
-            nodes: self.nodes,
-            lines,
-        }
+        let lines = &self.root_moves[..self.request.multipv.clamp(1, self.root_moves.len())];
+        self.decision(lines.to_vec())
     }
 
     /// The decision of the last completed iteration (a helper's vote in a depth-limited search,
     /// where a line of an iteration cut short, perhaps an aspiration bound, is not an answer at
     /// the depth asked); the current one before any iteration completed.
     pub fn completed_result(&self) -> SearchResult {
-        let Some(best) = self.completed_best.as_ref() else {
-            return self.result();
-        };
+        match &self.completed_best {
+            Some(best) => self.decision(vec![best.clone()]),
+            None => self.result(),
+        }
+    }
+
+    /// The decision that plays the first of `lines` at the completed depth.
+    fn decision(&self, lines: Vec<RootMove>) -> SearchResult {
+        let best = &lines[0];
         SearchResult {
             best: best.mv,
             ponder: best.pv.get(1).copied(),
             score: best.reported_score().0,
             depth: self.completed_depth,
             nodes: self.nodes,
-            lines: vec![best.clone()],
+            lines,
         }
     }
 
