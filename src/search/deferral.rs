@@ -93,21 +93,22 @@ const DEFERRED_KEPT: usize = 32;
 pub struct DeferredMoves {
     moves: ArrayVec<(Move, usize), DEFERRED_KEPT>,
     next: usize,
-    picked: usize,
     picker_done: bool,
 }
 
 impl DeferredMoves {
-    /// The next move to search: from `pick` (the move picker) while it has some, then the
-    /// deferred ones in the order they were put off. With the move come its place in the
-    /// picker's order (1 for the first picked) and whether it came from the picker now (and so
-    /// may still be deferred).
+    /// The next move to search: from `pick` (the move picker, which gives each move with its
+    /// place in its order, 1 for the first) while it has some, then the deferred ones in the
+    /// order they were put off. With the move come its place and whether it came from the
+    /// picker now (and so may still be deferred).
     #[inline]
-    pub fn next(&mut self, pick: impl FnOnce() -> Option<Move>) -> Option<(Move, usize, bool)> {
+    pub fn next(
+        &mut self,
+        pick: impl FnOnce() -> Option<(Move, usize)>,
+    ) -> Option<(Move, usize, bool)> {
         if !self.picker_done {
-            if let Some(mv) = pick() {
-                self.picked += 1;
-                return Some((mv, self.picked, true));
+            if let Some((mv, place)) = pick() {
+                return Some((mv, place, true));
             }
             self.picker_done = true;
         }
@@ -150,7 +151,7 @@ mod tests {
     fn deferred_moves_come_after_the_pickers_in_the_order_they_were_put_off() {
         let pos = Position::startpos();
         let moves: Vec<Move> = pos.legal_moves().iter().copied().take(5).collect();
-        let mut picked = moves.clone().into_iter();
+        let mut picked = moves.clone().into_iter().zip(1..);
         let mut list = DeferredMoves::default();
         let mut order = Vec::new();
         while let Some((mv, place, from_picker)) = list.next(|| picked.next()) {

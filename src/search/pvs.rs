@@ -3,7 +3,7 @@
 //! loop with its per-move pruning, extensions and late-move reductions, and the table store.
 
 use super::deferral::DeferredMoves;
-use super::ordering::{MovePicker, PickerKind};
+use super::ordering::MovePicker;
 use super::params::{
     futility_base, futility_max_depth, futility_per_depth, iir_min_depth, lmp_max_depth,
     lmp_threshold, lmr, lmr_history_divisor, lmr_min_depth, nmp_base_reduction, nmp_depth_divisor,
@@ -203,10 +203,10 @@ impl Worker<'_> {
         let prev = self.frames[ply - 1];
         let counter = self.history.counter_move(prev.piece, prev.mv);
         let cont = self.continuation(ply);
-        let mut picker = MovePicker::new(
+        let mut picker = MovePicker::main_search(
             &self.pos,
-            PickerKind::All,
             tt_move,
+            excluded,
             self.history.killers(ply),
             counter,
             cont,
@@ -230,7 +230,8 @@ impl Worker<'_> {
         let mut moves = DeferredMoves::default();
         // The excluded move (singular verification) takes no place: the others keep theirs.
         while let Some((mv, place, from_picker)) = moves.next(|| {
-            std::iter::from_fn(|| picker.next(&self.pos, self.history)).find(|&m| m != excluded)
+            let mv = picker.next(&self.pos, self.history)?;
+            Some((mv, picker.place()))
         }) {
             if defers
                 && from_picker
@@ -252,9 +253,14 @@ impl Worker<'_> {
             let mut prune_unless_check = false;
             if !in_check && best > -MATE_BOUND {
                 if !is_capture {
+                    // Move-count pruning: every later quiet move is pruned too, unless it
+                    // gives check, so the picker passes those over from now on.
+                    let late = place > lmp_threshold(depth, improving) && depth <= lmp_max_depth();
+                    if late {
+                        picker.skip_quiets();
+                    }
                     let lmr_depth = (depth - 1 - lmr(depth, place)).max(0);
-                    prune_unless_check = (place > lmp_threshold(depth, improving)
-                        && depth <= lmp_max_depth())
+                    prune_unless_check = late
                         || (lmr_depth <= futility_max_depth()
                             && !is_mate(alpha)
                             && static_eval + futility_base() + futility_per_depth() * lmr_depth

@@ -9,8 +9,7 @@
 //! [`QS_MAX_PLIES`] plies into quiescence is not answered move by move but judged by the static
 //! evaluation.
 
-use super::history::Continuation;
-use super::ordering::{MovePicker, PickerKind};
+use super::ordering::MovePicker;
 use super::params::qs_delta_margin;
 use super::score::{mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::{see_ge, value_on};
@@ -75,14 +74,7 @@ impl Worker<'_> {
             best = stand_pat;
         }
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::new(
-            &self.pos,
-            PickerKind::Quiescence,
-            tt_move,
-            [Move::NULL; 2],
-            Move::NULL,
-            Continuation::default(),
-        );
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = Move::NULL;
         let mut searched = 0;
         let mut quiet_evasions = 0;
