@@ -17,6 +17,7 @@ mod ordering;
 mod params;
 mod pvs;
 mod qsearch;
+mod repetition_filter;
 mod request;
 mod result;
 mod root;

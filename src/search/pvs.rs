@@ -78,6 +78,7 @@ impl Worker<'_> {
             ply,
             depth,
             &self.request.rules,
+            self.rep_filter.may_repeat(self.pos.key()),
         ) {
             RuleNode::Open => {}
             RuleNode::Pending { first } => {

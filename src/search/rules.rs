@@ -106,7 +106,9 @@ pub fn judge_repetition(pos: &Position, cycle: &[Move], ply: usize, rules: &Rule
 /// `ply` plies below the root (so the root's key is `keys[keys.len() - 1 - ply]`).
 ///
 /// Order as the referee's: the no-capture limit only after the legal-move test (a mate or
-/// stalemate delivered on the limit ply still wins), then bare material, then repetition.
+/// stalemate delivered on the limit ply still wins), then bare material, then repetition. The
+/// key list is walked only when `may_repeat` (false proves that no earlier key equals the
+/// last: see `repetition_filter`).
 pub fn rule_outcome(
     pos: &Position,
     keys: &[u64],
@@ -114,6 +116,7 @@ pub fn rule_outcome(
     ply: usize,
     depth: i32,
     rules: &RuleOptions,
+    may_repeat: bool,
 ) -> RuleNode {
     if rules.no_capture_limit_reached(pos) {
         // The limit draws unless the side to move has just been mated (or stalemated).
@@ -134,6 +137,9 @@ pub fn rule_outcome(
             score: DRAW,
             depends_on: RuleDependency::Position,
         });
+    }
+    if !may_repeat {
+        return RuleNode::Open;
     }
     let n = keys.len() - 1;
     let span = (pos.no_capture_plies() as usize).min(n);
@@ -236,7 +242,7 @@ mod tests {
         // outcome: search on.
         let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3");
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules, true),
             RuleNode::Pending { first: 0 }
         );
         // Two laps in the tree: the third occurrence, the referee's verdict on both laps. Red's
@@ -244,7 +250,7 @@ mod tests {
         let two = "c7b9 c3b3 b9c7 b3c3 c7b9 c3b3 b9c7 b3c3";
         let (pos, keys, moves) = line(CHASE_FEN, two);
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules, true),
             RuleNode::Decided(RuleOutcome {
                 score: mate_in(8),
                 depends_on: RuleDependency::Repetition { first: 0 }
@@ -253,7 +259,7 @@ mod tests {
         // From the other side a rule loss scores like being mated at that distance.
         let (pos, keys, moves) = line(CHASE_FEN, &format!("{two} c7b9"));
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules)),
+            score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules, true)),
             Some(mated_in(8))
         );
     }
@@ -265,7 +271,7 @@ mod tests {
         // Red chased on every move; Black is to move: a win expected for Black, below any mate.
         let expected = -expected_rule_loss(4);
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 4, PENDING_MIN_DEPTH - 1, &rules),
+            rule_outcome(&pos, &keys, &moves, 4, PENDING_MIN_DEPTH - 1, &rules, true),
             RuleNode::Decided(RuleOutcome {
                 score: expected,
                 depends_on: RuleDependency::Repetition { first: 0 }
@@ -274,7 +280,7 @@ mod tests {
         assert!(!is_mate(expected) && expected > 20_000);
         // The same cycle reaching into the game history (the root after it) is searched on.
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 0, PENDING_MIN_DEPTH - 1, &rules),
+            rule_outcome(&pos, &keys, &moves, 0, PENDING_MIN_DEPTH - 1, &rules, true),
             RuleNode::Pending { first: 0 }
         );
     }
@@ -293,7 +299,7 @@ mod tests {
         for lap in [chase, check] {
             let (pos, keys, moves) = line(MIXED_FEN, &format!("{lap} {lap}"));
             assert_eq!(
-                score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules)),
+                score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules, true)),
                 Some(mated_in(8)),
                 "{lap}"
             );
@@ -301,12 +307,12 @@ mod tests {
         // One of each: the second occurrence is pending after either, the third a draw.
         let (pos, keys, moves) = line(MIXED_FEN, check);
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules, true),
             RuleNode::Pending { first: 0 }
         );
         let (pos, keys, moves) = line(MIXED_FEN, &format!("{check} {chase}"));
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules)),
+            score(rule_outcome(&pos, &keys, &moves, 8, DEEP, &rules, true)),
             Some(DRAW)
         );
     }
@@ -318,13 +324,13 @@ mod tests {
         // of a game position. Red offends but has not chosen to repeat in the tree: search on.
         let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9");
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules, true),
             RuleNode::Pending { first: 1 }
         );
         // Two laps in the game: the third occurrence is the referee's, decisive.
         let (pos, keys, moves) = line(CHASE_FEN, "c7b9 c3b3 b9c7 b3c3 c7b9 c3b3 b9c7 b3c3 c7b9");
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules, true),
             RuleNode::Decided(RuleOutcome {
                 score: mated_in(1),
                 depends_on: RuleDependency::Repetition { first: 1 }
@@ -337,17 +343,17 @@ mod tests {
             ..RuleOptions::default()
         };
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 1, DEEP, &two)),
+            score(rule_outcome(&pos, &keys, &moves, 1, DEEP, &two, true)),
             Some(mated_in(1))
         );
         // A cycle without offender draws at its second occurrence wherever it started.
         let (pos, keys, moves) = line(START_FEN, "b0c2 b9c7 c2b0 c7b9");
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules)),
+            score(rule_outcome(&pos, &keys, &moves, 1, DEEP, &rules, true)),
             Some(DRAW)
         );
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules)),
+            score(rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules, true)),
             Some(DRAW)
         );
     }
@@ -365,7 +371,7 @@ mod tests {
         }
         let rules = RuleOptions::default();
         assert_eq!(
-            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules),
+            rule_outcome(&pos, &keys, &moves, 4, DEEP, &rules, true),
             RuleNode::Decided(RuleOutcome {
                 score: DRAW,
                 depends_on: RuleDependency::Repetition { first: 0 }
@@ -373,7 +379,7 @@ mod tests {
         );
         // Without the first two plies there is no earlier occurrence.
         assert_eq!(
-            rule_outcome(&pos, &keys[2..], &moves[2..], 2, DEEP, &rules),
+            rule_outcome(&pos, &keys[2..], &moves[2..], 2, DEEP, &rules, true),
             RuleNode::Open
         );
     }
@@ -384,16 +390,16 @@ mod tests {
         pos.set_no_capture_plies(120);
         let keys = [pos.key()];
         let mut rules = RuleOptions::default();
-        let draw = rule_outcome(&pos, &keys, &[], 3, DEEP, &rules);
+        let draw = rule_outcome(&pos, &keys, &[], 3, DEEP, &rules, true);
         assert_eq!(score(draw), Some(DRAW));
         rules.no_capture_moves = 61;
         assert_eq!(
-            rule_outcome(&pos, &keys, &[], 3, DEEP, &rules),
+            rule_outcome(&pos, &keys, &[], 3, DEEP, &rules, true),
             RuleNode::Open
         );
         rules.no_capture_moves = 0;
         assert_eq!(
-            rule_outcome(&pos, &keys, &[], 3, DEEP, &rules),
+            rule_outcome(&pos, &keys, &[], 3, DEEP, &rules, true),
             RuleNode::Open,
             "0 = off"
         );
@@ -406,7 +412,7 @@ mod tests {
         assert!(!pos.has_legal_move());
         pos.set_no_capture_plies(120);
         let keys = [pos.key()];
-        let outcome = rule_outcome(&pos, &keys, &[], 5, DEEP, &RuleOptions::default());
+        let outcome = rule_outcome(&pos, &keys, &[], 5, DEEP, &RuleOptions::default(), true);
         assert_eq!(score(outcome), Some(mated_in(5)));
     }
 
@@ -416,12 +422,12 @@ mod tests {
         let keys = [pos.key()];
         let mut rules = RuleOptions::default();
         assert_eq!(
-            score(rule_outcome(&pos, &keys, &[], 1, DEEP, &rules)),
+            score(rule_outcome(&pos, &keys, &[], 1, DEEP, &rules, true)),
             Some(DRAW)
         );
         rules.insufficient_material_draw = false;
         assert_eq!(
-            rule_outcome(&pos, &keys, &[], 1, DEEP, &rules),
+            rule_outcome(&pos, &keys, &[], 1, DEEP, &rules, true),
             RuleNode::Open
         );
     }

@@ -7,6 +7,7 @@
 
 use super::history::{piece_to, Continuation, History};
 use super::job::Job;
+use super::repetition_filter::RepetitionFilter;
 use super::score::{from_tt, is_mate, INFINITE, MATE_BOUND, MAX_PLY};
 use super::time::{budget, TimeManager};
 use super::tt::{TranspositionTable, TtEntry};
@@ -97,6 +98,8 @@ pub struct Worker<'a> {
     pub(super) pos: Position,
     pub(super) keys: Vec<u64>,
     pub(super) moves: Vec<Move>,
+    /// The keys of `keys` that a repetition look-up can reach, as a filter.
+    pub(super) rep_filter: RepetitionFilter,
     pub(super) request: &'a SearchRequest,
     pub(super) tt: &'a TranspositionTable,
     pub(super) ctl: &'a SearchControl,
@@ -148,10 +151,14 @@ impl<'a> Worker<'a> {
         keys.extend_from_slice(&job.keys);
         let mut moves = Vec::with_capacity(job.moves.len() + MAX_PLY + 2);
         moves.extend_from_slice(&job.moves);
+        // A look-up reaches back no further than the last capture before the root.
+        let reach = (job.pos.no_capture_plies() as usize).min(keys.len().saturating_sub(1));
+        let rep_filter = RepetitionFilter::new(&keys[keys.len().saturating_sub(reach + 1)..]);
         Worker {
             pos: job.pos.clone(),
             keys,
             moves,
+            rep_filter,
             request,
             tt,
             ctl,
@@ -274,6 +281,7 @@ impl<'a> Worker<'a> {
         let undo = self.pos.make_move(mv);
         self.evaluator.did_move(&self.pos, mv, &undo);
         self.keys.push(self.pos.key());
+        self.rep_filter.add(self.pos.key());
         self.moves.push(mv);
         self.tt.prefetch(self.pos.key());
         undo
@@ -283,6 +291,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     pub(super) fn undo_move(&mut self, mv: Move, undo: Undo) {
         self.evaluator.undid_move();
+        self.rep_filter.remove(self.pos.key());
         self.pos.unmake_move(mv, undo);
         self.keys.pop();
         self.moves.pop();
@@ -295,6 +304,7 @@ impl<'a> Worker<'a> {
         let undo = self.pos.make_null();
         self.evaluator.did_null_move();
         self.keys.push(self.pos.key());
+        self.rep_filter.add(self.pos.key());
         self.moves.push(Move::NULL);
         undo
     }
@@ -303,6 +313,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     pub(super) fn undo_null_move(&mut self, undo: Undo) {
         self.evaluator.undid_null_move();
+        self.rep_filter.remove(self.pos.key());
         self.pos.unmake_null(undo);
         self.keys.pop();
         self.moves.pop();
