@@ -585,7 +585,7 @@ mod tests {
         }
         let moves = pos.legal_moves();
         // Table move, killers and counter: legal moves, moves of other positions, or null.
-        let mut any_move = |rng: &mut SplitMix64| match rng.below(4) {
+        let any_move = |rng: &mut SplitMix64| match rng.below(4) {
             0 => Move::NULL,
             1 if !seen.is_empty() => seen[rng.below(seen.len() as u64) as usize],
             _ if !moves.is_empty() => moves[rng.below(moves.len() as u64) as usize],
