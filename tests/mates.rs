@@ -68,8 +68,10 @@ fn mate_positions_are_legal_and_exact() {
 /// evaluation: the pruning margins act on the evaluation's scores, so the net (whose scores
 /// differ in quiet mating attacks) may need a few more plies than the handcrafted evaluation.
 /// The margins are tuned on the net's scale, so the handcrafted evaluation needs a ply more than
-/// it did with hand-set margins.
-const EXTRA_PLIES: [(&str, u32); 2] = [("false", 4), ("true", 7)];
+/// it did with hand-set margins. Since moves of equal order score keep the generator's order it
+/// needs two more for one mate in 3 of the 48 (`9/4aR3/C3k4/...`, whose first move is a quiet
+/// cannon move: mate 4 is reported up to depth 11), still fewer than the net's.
+const EXTRA_PLIES: [(&str, u32); 2] = [("false", 6), ("true", 7)];
 
 /// Searches every mate position `2 * n + extra` plies deep with `Use NNUE` set to `use_nnue`
 /// and asserts that the engine reports mate in exactly `n`.
