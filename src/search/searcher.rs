@@ -123,6 +123,7 @@ impl Searcher {
         self.tt.clear();
         for t in &mut self.threads {
             t.history.clear();
+            t.correction.clear();
         }
     }
 
