@@ -25,6 +25,6 @@ pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, UnknownNotation};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::{PartKeys, Position, Undo};
+pub use position::{Position, Undo};
 pub use rng::SplitMix64;
 pub use square::Square;

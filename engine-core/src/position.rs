@@ -24,8 +24,6 @@ pub struct Position {
     pub(crate) general: [Square; 2],
     pub(crate) side: Color,
     pub(crate) key: u64,
-    /// Keys of parts of the placement (soldiers, defenders, each side's other pieces).
-    pub(crate) parts: PartKeys,
     /// Plies since the last capture (the FEN half-move clock).
     pub(crate) no_capture_plies: u16,
     /// Checking moves made by each side since the last capture (the no-capture rule's check cap).
@@ -33,35 +31,6 @@ pub struct Position {
     pub(crate) fullmove: u16,
     /// Pieces giving check to the side to move.
     pub(crate) checkers: Bitboard,
-}
-
-/// Zobrist keys of parts of the placement, kept incrementally beside the position's key: a
-/// search keeps statistics per soldier structure and the like under them (its correction
-/// history). Each is the XOR of the piece-square keys of its pieces.
-#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
-pub struct PartKeys {
-    /// Both sides' soldiers.
-    pub soldiers: u64,
-    /// Both sides' advisors and elephants.
-    pub defenders: u64,
-    /// Each side's pieces other than soldiers (its general included), by colour index.
-    pub non_soldiers: [u64; 2],
-}
-
-impl PartKeys {
-    /// Adds or removes (the same operation) `piece`, whose piece-square key is `z`.
-    #[inline(always)]
-    fn toggle(&mut self, piece: Piece, z: u64) {
-        match piece.kind() {
-            PieceKind::Soldier => self.soldiers ^= z,
-            kind => {
-                self.non_soldiers[piece.color().index()] ^= z;
-                if matches!(kind, PieceKind::Advisor | PieceKind::Elephant) {
-                    self.defenders ^= z;
-                }
-            }
-        }
-    }
 }
 
 /// What [`Position::make_move`] needs to restore the previous position, and a neutral record of
@@ -95,7 +64,6 @@ impl Position {
             ],
             side: Color::Red,
             key: 0,
-            parts: PartKeys::default(),
             no_capture_plies: 0,
             checks_since_capture: [0; 2],
             fullmove: 1,
@@ -118,9 +86,7 @@ impl Position {
         self.by_kind[piece.kind().index()] |= bb;
         self.occupied |= bb;
         self.file_occ[sq.file() as usize] |= 1 << sq.rank();
-        let z = zobrist::piece_square(piece, sq);
-        self.key ^= z;
-        self.parts.toggle(piece, z);
+        self.key ^= zobrist::piece_square(piece, sq);
         if piece.kind() == PieceKind::General {
             self.general[piece.color().index()] = sq;
         }
@@ -136,9 +102,7 @@ impl Position {
         self.by_kind[piece.kind().index()] ^= bb;
         self.occupied ^= bb;
         self.file_occ[sq.file() as usize] &= !(1 << sq.rank());
-        let z = zobrist::piece_square(piece, sq);
-        self.key ^= z;
-        self.parts.toggle(piece, z);
+        self.key ^= zobrist::piece_square(piece, sq);
         piece
     }
 
@@ -196,12 +160,6 @@ impl Position {
         self.key
     }
 
-    /// Keys of parts of the placement (see [`PartKeys`]).
-    #[inline(always)]
-    pub fn part_keys(&self) -> PartKeys {
-        self.parts
-    }
-
     /// Plies since the last capture (or since the FEN's half-move clock started).
     #[inline(always)]
     pub fn no_capture_plies(&self) -> u16 {
@@ -247,18 +205,6 @@ impl Position {
             }
         }
         key
-    }
-
-    /// The part keys computed from scratch; equal to [`Position::part_keys`] in a consistent
-    /// position (tests).
-    pub fn compute_part_keys(&self) -> PartKeys {
-        let mut parts = PartKeys::default();
-        for sq in self.occupied {
-            if let Some(p) = self.board[sq.index()] {
-                parts.toggle(p, zobrist::piece_square(p, sq));
-            }
-        }
-        parts
     }
 
     /// Whether the pieces of `attacker_color` attack `sq` on this board. Generals count as

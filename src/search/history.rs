@@ -10,7 +10,7 @@ use engine_core::{Move, Piece, PieceKind, Position, Square};
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// Number of (piece, destination) pairs: the key of a continuation history.
-pub const PIECE_TO_COUNT: usize = Piece::COUNT * Square::COUNT;
+const PIECE_TO_COUNT: usize = Piece::COUNT * Square::COUNT;
 /// Number of piece kinds a capture can take (every kind but the general is capturable; the
 /// table keeps the general's slot so it indexes by `PieceKind::index` directly).
 const VICTIM_KINDS: usize = 7;

@@ -9,7 +9,6 @@
 //! `threads`; a worker's search is split over `root`, `pvs` and `qsearch`.
 
 mod control;
-mod correction;
 mod deferral;
 mod history;
 mod info;

@@ -82,16 +82,6 @@ tunables! {
     /// See [`HISTORY_BONUS_QUADRATIC`].
     HISTORY_BONUS_MAX / history_bonus_max: 8_000, 400..=8_000, 150;
 
-    /// Correction history: weight of the soldier-structure table (in 1/128 of an evaluation
-    /// unit per unit of an entry, whose bound is 1024) ...
-    CORR_SOLDIER_WEIGHT / corr_soldier_weight: 7, 0..=32, 1;
-    /// ... of the advisors-and-elephants table ...
-    CORR_DEFENDER_WEIGHT / corr_defender_weight: 4, 0..=32, 1;
-    /// ... of each side's non-soldier table ...
-    CORR_NON_SOLDIER_WEIGHT / corr_non_soldier_weight: 7, 0..=32, 1;
-    /// ... and of each continuation correction (2 and 4 plies back).
-    CORR_CONTINUATION_WEIGHT / corr_continuation_weight: 6, 0..=32, 1;
-
     /// Quiescence delta pruning margin.
     QS_DELTA_MARGIN / qs_delta_margin: 106, 50..=600, 20;
 

@@ -125,16 +125,13 @@ impl Worker<'_> {
 
         // Step 4. Static evaluation (from the table when stored), refined by a stored score
         // whose bound points the right way; whether it improved over two plies ago.
-        // The table keeps the evaluation uncorrected.
-        let raw_eval = match tte {
-            _ if in_check => 0,
-            Some(e) => e.eval,
-            None => self.evaluate(),
-        };
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.corrected_eval(raw_eval, ply)
+            match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            }
         };
         let mut eval = static_eval;
         if let Some(e) = tte {
@@ -389,28 +386,21 @@ impl Worker<'_> {
         }
 
         // Step 15. Store the result: its score only when it does not depend on the history
-        // above the node. Then move the correction history towards the result, unless the
-        // static evaluation was not what decided it (in check, a capture, a mate or a rule
-        // outcome) or the bound does not say which way it lies.
-        let depends_on_history = self.score_depends_on_history(key_folded);
-        let best_is_capture = !best_move.is_null() && self.pos.piece_at(best_move.to()).is_some();
-        if !in_check
-            && !best_is_capture
-            && !depends_on_history
-            && !is_mate(best)
-            && ((best < static_eval && best < beta) || (best > static_eval && !best_move.is_null()))
-        {
-            let context = self.correction_context(ply);
-            self.correction
-                .update(&self.pos, &context, best - static_eval, depth);
-        }
-        if depends_on_history {
-            self.tt.store_move_only(key, best_move, raw_eval);
+        // above the node.
+        let eval_to_store = if in_check { 0 } else { static_eval };
+        if self.score_depends_on_history(key_folded) {
+            self.tt.store_move_only(key, best_move, eval_to_store);
             return best;
         }
         let bound = Bound::of_result(best, alpha_orig, beta, pv_node);
-        self.tt
-            .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            eval_to_store,
+            depth,
+            bound,
+        );
 
         best
     }

@@ -53,8 +53,6 @@ impl Worker<'_> {
         }
         let alpha_orig = alpha;
         let stand_pat;
-        // The table keeps the evaluation uncorrected.
-        let mut raw_eval = 0;
         let mut best;
         if in_check {
             stand_pat = -INFINITE;
@@ -65,11 +63,10 @@ impl Worker<'_> {
             if self.major_pieces() == 0 && !self.pos.has_legal_move() {
                 return mated_in(ply);
             }
-            raw_eval = match tte {
+            stand_pat = match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
-            stand_pat = self.corrected_eval(raw_eval, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -99,8 +96,6 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.frames[ply].mv = mv;
-            self.frames[ply].piece = self.pos.piece_at(mv.from());
             let undo = self.do_move(mv);
             let value = -self.qsearch(-beta, -alpha, ply + 1, qs_ply + 1, kind);
             self.undo_move(mv, undo);
@@ -125,8 +120,14 @@ impl Worker<'_> {
             return mated_in(ply);
         }
         let bound = Bound::of_result(best, alpha_orig, beta, kind.is_pv());
-        self.tt
-            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
         best
     }
 }

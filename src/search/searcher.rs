@@ -123,7 +123,6 @@ impl Searcher {
         self.tt.clear();
         for t in &mut self.threads {
             t.history.clear();
-            t.correction.clear();
         }
     }
 

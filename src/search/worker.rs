@@ -5,7 +5,6 @@
 //! move loop, reporting), [`super::pvs`] (the alpha-beta search of inner nodes) and
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
-use super::correction::{CorrectionContext, CorrectionHistory};
 use super::history::{piece_to, Continuation, History};
 use super::job::Job;
 use super::repetition_filter::RepetitionFilter;
@@ -90,8 +89,6 @@ pub(super) struct Frame {
 pub struct ThreadData {
     /// Quiet history, killers and counter-moves.
     pub history: History,
-    /// Static-evaluation corrections.
-    pub correction: CorrectionHistory,
     /// The static evaluator (with its incremental state, if any).
     pub evaluator: Evaluator,
 }
@@ -110,7 +107,6 @@ pub struct Worker<'a> {
     pub(super) thread_id: usize,
     node_counter: &'a AtomicU64,
     pub(super) history: &'a mut History,
-    pub(super) correction: &'a mut CorrectionHistory,
     evaluator: &'a mut Evaluator,
     pub(super) report: Option<&'a mut dyn FnMut(&Info)>,
     /// Node, time and iteration limits (consulted by the main thread only).
@@ -169,7 +165,6 @@ impl<'a> Worker<'a> {
             thread_id: id,
             node_counter: ctl.node_counter(id),
             history: &mut data.history,
-            correction: &mut data.correction,
             evaluator: &mut data.evaluator,
             report,
             time: TimeManager::new(request, budget(request, request.move_overhead_ms)),
@@ -426,29 +421,6 @@ impl<'a> Worker<'a> {
         Continuation {
             before: [at(1), at(2)],
         }
-    }
-
-    /// The moves before `ply` that its continuation correction is keyed by.
-    #[inline(always)]
-    pub(super) fn correction_context(&self, ply: usize) -> CorrectionContext {
-        let at = |back: usize| {
-            let f = ply.checked_sub(back).map(|i| self.frames[i])?;
-            f.piece
-                .filter(|_| !f.mv.is_null())
-                .map(|p| piece_to(p, f.mv))
-        };
-        CorrectionContext {
-            moves: [at(1), at(2), at(4)],
-        }
-    }
-
-    /// `raw`, the static evaluation of the position at `ply`, corrected by the correction
-    /// history (and kept off the mate band).
-    #[inline(always)]
-    pub(super) fn corrected_eval(&self, raw: i32, ply: usize) -> i32 {
-        let context = self.correction_context(ply);
-        (raw + self.correction.correction(&self.pos, &context))
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Makes `mv` followed by the child's PV the PV of `ply`.
