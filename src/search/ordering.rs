@@ -131,22 +131,12 @@ impl MovePicker {
         counter: Move,
         cont: Continuation,
     ) -> MovePicker {
-        let first = if pos.in_check() {
-            Stage::EvasionsInit
-        } else {
-            Stage::CapturesInit
-        };
-        MovePicker::new(pos, true, first, tt_move, excluded, killers, counter, cont)
+        MovePicker::new(pos, true, tt_move, excluded, killers, counter, cont)
     }
 
     /// A picker for a quiescence node: captures, or every evasion when in check. The table move
     /// is tried first when it is one of those.
     pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
-        let first = if pos.in_check() {
-            Stage::EvasionsInit
-        } else {
-            Stage::CapturesInit
-        };
         let tt_move = if pos.in_check() || pos.piece_at(tt_move.to()).is_some() {
             tt_move
         } else {
@@ -154,20 +144,24 @@ impl MovePicker {
         };
         let none = Move::NULL;
         let cont = Continuation::default();
-        MovePicker::new(pos, false, first, tt_move, none, [none; 2], none, cont)
+        MovePicker::new(pos, false, tt_move, none, [none; 2], none, cont)
     }
 
     #[allow(clippy::too_many_arguments)]
     fn new(
         pos: &Position,
         main_search: bool,
-        first: Stage,
         tt_move: Move,
         excluded: Move,
         killers: [Move; 2],
         counter: Move,
         cont: Continuation,
     ) -> MovePicker {
+        let first = if pos.in_check() {
+            Stage::EvasionsInit
+        } else {
+            Stage::CapturesInit
+        };
         let tt_move = if !tt_move.is_null() && pos.is_legal(tt_move) {
             tt_move
         } else {
