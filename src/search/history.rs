@@ -22,17 +22,13 @@ pub fn piece_to(piece: Piece, mv: Move) -> usize {
 }
 
 /// The moves before a node that its quiet moves' continuation histories are keyed by: the
-/// (piece, destination) of the moves one, two, four and six plies back, `None` for a null move
-/// or beyond the root.
+/// (piece, destination) of the move one ply back and two plies back, `None` for a null move or
+/// beyond the root.
 #[derive(Copy, Clone, Default, Debug)]
 pub struct Continuation {
-    /// `[one ply back, two, four, six plies back]`.
-    pub before: [Option<usize>; CONTINUATION_PLIES.len()],
+    /// `[one ply back, two plies back]`.
+    pub before: [Option<usize>; 2],
 }
-
-/// The plies back whose moves key continuation histories, and the share (in halves) of a cutoff's
-/// bonus each gets: the moves one and two plies back relate to the quiet move most closely.
-pub const CONTINUATION_PLIES: [(usize, i32); 4] = [(1, 2), (2, 2), (4, 1), (6, 1)];
 
 /// Quiet-move and capture statistics of one search thread.
 pub struct History {
@@ -134,16 +130,12 @@ impl History {
         }
     }
 
-    /// Adds `bonus` to the quiet and continuation histories of `mv` (made by `piece`), each
-    /// continuation by its share ([`CONTINUATION_PLIES`]).
-    pub fn update_quiet(&mut self, piece: Piece, mv: Move, cont: &Continuation, bonus: i32) {
+    /// Adds `bonus` to the quiet and continuation histories of `mv` (made by `piece`).
+    fn update_quiet(&mut self, piece: Piece, mv: Move, cont: &Continuation, bonus: i32) {
         gravity(&mut self.quiet[piece.index()][mv.to().index()], bonus);
         let pt = piece_to(piece, mv);
-        for (earlier, (_, halves)) in cont.before.iter().zip(CONTINUATION_PLIES) {
-            if let Some(earlier) = earlier {
-                let entry = &mut self.continuation[earlier * PIECE_TO_COUNT + pt];
-                gravity_i16(entry, bonus * halves / 2);
-            }
+        for earlier in cont.before.iter().flatten() {
+            gravity_i16(&mut self.continuation[earlier * PIECE_TO_COUNT + pt], bonus);
         }
     }
 
@@ -213,7 +205,7 @@ mod tests {
         let (best, tried) = (mv("b2e2"), mv("h2h4"));
         let cannon = pos.piece_at(best.from()).unwrap();
         let cont = Continuation {
-            before: [Some(piece_to(cannon, mv("b0c2"))), None, None, None],
+            before: [Some(piece_to(cannon, mv("b0c2"))), None],
         };
         let mut h = History::default();
         h.update_cutoff(&pos, best, &[tried, best], &[], 5, 3, &cont, None);
@@ -240,7 +232,7 @@ mod tests {
         let best = pos.parse_move("b2e2", RankBase::Zero).unwrap();
         let cannon = pos.piece_at(best.from()).unwrap();
         let cont = Continuation {
-            before: [Some(0), Some(1), None, None],
+            before: [Some(0), Some(1)],
         };
         let mut h = History::default();
         for _ in 0..1000 {

@@ -565,7 +565,7 @@ mod tests {
             let best = pick(rng);
             let tried: Vec<Move> = (0..3).map(|_| pick(rng)).collect();
             let cont = Continuation {
-                before: [last.map(|(_, pt)| pt), None, None, None],
+                before: [last.map(|(_, pt)| pt), None],
             };
             let (quiets, captures): (Vec<Move>, Vec<Move>) =
                 tried.iter().partition(|m| pos.piece_at(m.to()).is_none());
@@ -594,7 +594,7 @@ mod tests {
             Move::NULL
         };
         let cont = Continuation {
-            before: [last.map(|(_, pt)| pt), None, None, None],
+            before: [last.map(|(_, pt)| pt), None],
         };
         let node = Node {
             tt_move,

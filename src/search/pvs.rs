@@ -3,7 +3,6 @@
 //! loop with its per-move pruning, extensions and late-move reductions, and the table store.
 
 use super::deferral::DeferredMoves;
-use super::history::depth_bonus;
 use super::ordering::MovePicker;
 use super::params::{
     futility_base, futility_max_depth, futility_per_depth, iir_min_depth, lmp_max_depth,
@@ -119,22 +118,6 @@ impl Worker<'_> {
         if excluded.is_null() {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
                 if !(repeated && is_mate(s)) {
-                    // A quiet table move that fails high again earns its history, as a
-                    // searched cutoff would.
-                    if s >= beta && !tt_move.is_null() && self.pos.piece_at(tt_move.to()).is_none()
-                    {
-                        if let Some(piece) = self.pos.piece_at(tt_move.from()) {
-                            if piece.color() == self.pos.side_to_move() {
-                                let cont = self.continuation(ply);
-                                self.history.update_quiet(
-                                    piece,
-                                    tt_move,
-                                    &cont,
-                                    depth_bonus(depth),
-                                );
-                            }
-                        }
-                    }
                     return s;
                 }
             }
@@ -184,7 +167,6 @@ impl Worker<'_> {
                     + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max_reduction());
                 self.frames[ply].mv = Move::NULL;
                 self.frames[ply].piece = None;
-                self.frames[ply].capture = false;
                 let undo = self.do_null_move();
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, kind.flipped());
                 self.undo_null_move(undo);
@@ -314,7 +296,6 @@ impl Worker<'_> {
 
             self.frames[ply].mv = mv;
             self.frames[ply].piece = piece;
-            self.frames[ply].capture = is_capture;
             let undo = self.do_move(mv);
             let gives_check = self.pos.in_check();
 
@@ -402,15 +383,6 @@ impl Worker<'_> {
         }
         if !excluded.is_null() {
             return best;
-        }
-        // A fail low here is a cutoff for the opponent's previous move: a quiet one earns its
-        // history.
-        if best <= alpha_orig && prev.piece.is_some() && !prev.mv.is_null() && !prev.capture {
-            if let Some(piece) = prev.piece {
-                let cont = self.continuation(ply - 1);
-                self.history
-                    .update_quiet(piece, prev.mv, &cont, depth_bonus(depth));
-            }
         }
 
         // Step 15. Store the result: its score only when it does not depend on the history

@@ -179,7 +179,6 @@ impl Worker<'_> {
             },
             mv: Move::NULL,
             piece: None,
-            capture: false,
             excluded: Move::NULL,
             double_extensions: 0,
         };
@@ -198,7 +197,6 @@ impl Worker<'_> {
             let new_depth = depth - 1 + gives_check as i32;
             self.frames[0].mv = mv;
             self.frames[0].piece = self.pos.piece_at(mv.from());
-            self.frames[0].capture = self.pos.piece_at(mv.to()).is_some();
             let seldepth_before = self.seldepth;
             self.seldepth = 0;
             let undo = self.do_move(mv);

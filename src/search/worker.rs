@@ -5,7 +5,7 @@
 //! move loop, reporting), [`super::pvs`] (the alpha-beta search of inner nodes) and
 //! [`super::qsearch`] (quiescence). The main worker (id 0) also keeps time and reports progress.
 
-use super::history::{piece_to, Continuation, History, CONTINUATION_PLIES};
+use super::history::{piece_to, Continuation, History};
 use super::job::Job;
 use super::repetition_filter::RepetitionFilter;
 use super::score::{from_tt, is_mate, INFINITE, MATE_BOUND, MAX_PLY};
@@ -77,8 +77,6 @@ pub(super) struct Frame {
     pub mv: Move,
     /// The piece that made it.
     pub piece: Option<Piece>,
-    /// Whether the move captured.
-    pub capture: bool,
     /// The move a singular-extension search of this ply leaves out (`Move::NULL` otherwise).
     pub excluded: Move,
     /// Double extensions on the path up to and including this ply.
@@ -421,7 +419,7 @@ impl<'a> Worker<'a> {
                 .map(|p| piece_to(p, f.mv))
         };
         Continuation {
-            before: CONTINUATION_PLIES.map(|(back, _)| at(back)),
+            before: [at(1), at(2)],
         }
     }
 
