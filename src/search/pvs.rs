@@ -115,9 +115,6 @@ impl Worker<'_> {
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
-        // On a principal variation now or when the entry was stored ("ttPv"): such nodes are
-        // pruned and reduced less.
-        let tt_pv = pv_node || tte.is_some_and(|e| e.pv);
         if excluded.is_null() {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
                 if !(repeated && is_mate(s)) {
@@ -150,11 +147,8 @@ impl Worker<'_> {
             && static_eval > self.frames[ply - 2].static_eval;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Step 5. Reverse futility pruning (not at nodes that were on a principal
-            // variation).
-            if !tt_pv
-                && depth <= rfp_max_depth()
-                && eval - rfp_margin() * (depth - improving as i32) >= beta
+            // Step 5. Reverse futility pruning.
+            if depth <= rfp_max_depth() && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -325,7 +319,7 @@ impl Worker<'_> {
                 let mut r = 0;
                 if depth >= lmr_min_depth() && place > 1 + pv_node as usize && !is_capture {
                     r = lmr(depth, place);
-                    r -= tt_pv as i32;
+                    r -= pv_node as i32;
                     r += (!improving) as i32;
                     r += kind.is_cut() as i32;
                     r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
@@ -406,7 +400,6 @@ impl Worker<'_> {
             eval_to_store,
             depth,
             bound,
-            tt_pv,
         );
 
         best

@@ -266,7 +266,6 @@ impl Worker<'_> {
             eval,
             self.completed_depth,
             bound,
-            true,
         );
     }
 

@@ -454,7 +454,6 @@ mod tests {
             eval: 0,
             depth: 10,
             bound,
-            pv: false,
         })
     }
 
