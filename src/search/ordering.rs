@@ -21,12 +21,9 @@ use engine_core::{Move, MoveList, Position, MAX_MOVES};
 /// An evasion that captures without losing material by SEE (evasions are ordered in one list,
 /// by bands).
 const GOOD_CAPTURE: i32 = 4_000_000;
-/// An evasion that is the first killer.
-const KILLER_1: i32 = 3_000_000;
-/// An evasion that is the second killer.
-const KILLER_2: i32 = 2_900_000;
-/// An evasion that is the counter-move of the previous move.
-const COUNTER: i32 = 2_800_000;
+/// An evasion that is the first killer, the second killer or the counter-move of the previous
+/// move (in the order of [`MovePicker`]'s refutations).
+const REFUTATION_BANDS: [i32; 3] = [3_000_000, 2_900_000, 2_800_000];
 /// An evasion that captures and loses material by SEE.
 const BAD_CAPTURE: i32 = -4_000_000;
 /// Weight of the victim's SEE value in a capture's order, against its capture history (at most
@@ -39,9 +36,8 @@ enum Stage {
     TtMove,
     CapturesInit,
     GoodCaptures,
-    Killer1,
-    Killer2,
-    Counter,
+    /// The refutation of this index: killer 1, killer 2, the counter-move.
+    Refutation(usize),
     QuietsInit,
     Quiets,
     BadCaptures,
@@ -101,8 +97,8 @@ pub struct MovePicker {
     tt_move: Move,
     /// A move the picker never yields and that takes no place (a singular-extension search).
     excluded: Move,
-    killers: [Move; 2],
-    counter: Move,
+    /// Killer 1, killer 2 and the counter-move, tried in that order after the captures.
+    refutations: [Move; 3],
     cont: Continuation,
     list: ScoredMoves,
     /// Captures set aside as losing, in the order they were picked.
@@ -177,8 +173,7 @@ impl MovePicker {
             main_search,
             tt_move,
             excluded,
-            killers,
-            counter,
+            refutations: [killers[0], killers[1], counter],
             cont,
             list: ScoredMoves::default(),
             bad_captures: MoveList::new(),
@@ -234,21 +229,19 @@ impl MovePicker {
             .map_or(0, |p| history.quiet_score(p, mv, cont))
     }
 
-    /// Whether the killer or counter-move `mv` is yielded in its stage: a legal quiet move not
-    /// yielded before.
+    /// The refutation `i` if it is yielded in its stage (a legal quiet move not yielded
+    /// before), unless under `skip_quiets` it is passed over for giving no check.
     #[inline]
-    fn refutation_ok(&self, pos: &Position, mv: Move, before: &[Move]) -> bool {
-        !mv.is_null()
+    fn refutation(&mut self, pos: &Position, i: usize) -> Option<Move> {
+        let mv = self.refutations[i];
+        let ok = !mv.is_null()
             && !self.taken_elsewhere(mv)
-            && !before.contains(&mv)
+            && !self.refutations[..i].contains(&mv)
             && pos.piece_at(mv.to()).is_none()
-            && pos.is_legal(mv)
-    }
-
-    /// A quiet move of the refutation stages: yielded, or under `skip_quiets` passed over
-    /// unless it gives check.
-    #[inline]
-    fn refutation(&mut self, pos: &Position, mv: Move) -> Option<Move> {
+            && pos.is_legal(mv);
+        if !ok {
+            return None;
+        }
         if self.skip_quiets && !pos.gives_check(mv) {
             self.place += 1;
             return None;
@@ -305,44 +298,27 @@ impl MovePicker {
                     }
                     None => {
                         self.stage = if self.main_search {
-                            Stage::Killer1
+                            Stage::Refutation(0)
                         } else {
                             Stage::Done
                         };
                     }
                 },
-                Stage::Killer1 => {
-                    self.stage = Stage::Killer2;
-                    let mv = self.killers[0];
-                    if self.refutation_ok(pos, mv, &[]) {
-                        if let Some(mv) = self.refutation(pos, mv) {
-                            return Some(mv);
-                        }
-                    }
-                }
-                Stage::Killer2 => {
-                    self.stage = Stage::Counter;
-                    let mv = self.killers[1];
-                    if self.refutation_ok(pos, mv, &self.killers[..1]) {
-                        if let Some(mv) = self.refutation(pos, mv) {
-                            return Some(mv);
-                        }
-                    }
-                }
-                Stage::Counter => {
-                    self.stage = Stage::QuietsInit;
-                    let mv = self.counter;
-                    if self.refutation_ok(pos, mv, &self.killers) {
-                        if let Some(mv) = self.refutation(pos, mv) {
-                            return Some(mv);
-                        }
+                Stage::Refutation(i) => {
+                    self.stage = if i + 1 < self.refutations.len() {
+                        Stage::Refutation(i + 1)
+                    } else {
+                        Stage::QuietsInit
+                    };
+                    if let Some(mv) = self.refutation(pos, i) {
+                        return Some(mv);
                     }
                 }
                 Stage::QuietsInit => {
                     let mut quiets = pos.legal_quiets();
                     // The killers and the counter-move were yielded in their stages whenever
                     // they are among the legal quiet moves.
-                    let refutations = [self.killers[0], self.killers[1], self.counter];
+                    let refutations = self.refutations;
                     quiets.retain(|m| !self.taken_elsewhere(*m) && !refutations.contains(m));
                     let cont = self.cont;
                     self.list
@@ -378,7 +354,7 @@ impl MovePicker {
                 Stage::EvasionsInit => {
                     let mut evasions = pos.legal_moves();
                     evasions.retain(|m| !self.taken_elsewhere(*m));
-                    let (killers, counter, cont) = (self.killers, self.counter, self.cont);
+                    let (refutations, cont) = (self.refutations, self.cont);
                     let main_search = self.main_search;
                     self.list.fill(evasions, |mv| {
                         if let Some(order) = Self::capture_order(pos, history, mv) {
@@ -387,12 +363,8 @@ impl MovePicker {
                             } else {
                                 BAD_CAPTURE + order
                             }
-                        } else if mv == killers[0] {
-                            KILLER_1
-                        } else if mv == killers[1] {
-                            KILLER_2
-                        } else if mv == counter {
-                            COUNTER
+                        } else if let Some(i) = refutations.iter().position(|&r| r == mv) {
+                            REFUTATION_BANDS[i]
                         } else {
                             Self::quiet_order(pos, history, mv, &cont)
                         }
