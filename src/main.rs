@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{analyze, datagen, judge, match_runner, play, tune};
+use tools::{analyze, datagen, judge, match_runner, play, stdout, tune};
 
 #[derive(Parser)]
 #[command(
@@ -101,8 +101,14 @@ fn main() -> ExitCode {
             } else {
                 RankBase::Zero
             };
-            let mut stdout = std::io::stdout().lock();
-            match perft::run(&pos, depth, divide, threads.max(1), base, &mut stdout) {
+            match perft::run(
+                &pos,
+                depth,
+                divide,
+                threads.max(1),
+                base,
+                &mut stdout::writer(),
+            ) {
                 Ok(report) => {
                     let nps = report.nodes as f64 / report.seconds.max(1e-9);
                     eprintln!(
@@ -115,36 +121,15 @@ fn main() -> ExitCode {
                     );
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::FAILURE
-                }
+                Err(e) => stdout::exit(Err(e.to_string()), 1),
             }
         }
         Some(Command::Judge(args)) => judge::main(&args),
         Some(Command::Analyze(args)) => analyze::main(&args),
         Some(Command::Play(args)) => play::main(&args),
-        Some(Command::Match(args)) => match match_runner::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Datagen(args)) => match datagen::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Tune(args)) => match tune::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Match(args)) => stdout::exit(match_runner::run(&args), 2),
+        Some(Command::Datagen(args)) => stdout::exit(datagen::run(&args), 2),
+        Some(Command::Tune(args)) => stdout::exit(tune::run(&args), 2),
         Some(Command::Train(args)) => match nnue_train::train::run(&args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
@@ -165,13 +150,12 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let mut stdout = std::io::stdout().lock();
             let config = bench::BenchConfig {
                 depth,
                 threads: usize::from(threads),
                 hash_mb: hash as usize,
             };
-            match bench::run(config, evaluator, &mut stdout) {
+            match bench::run(config, evaluator, &mut stdout::writer()) {
                 Ok(report) if config.gives_signature() => {
                     eprintln!(
                         "bench depth {depth}: signature {} nodes in {} ms",
@@ -187,10 +171,7 @@ fn main() -> ExitCode {
                     );
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::FAILURE
-                }
+                Err(e) => stdout::exit(Err(e.to_string()), 1),
             }
         }
         None => {

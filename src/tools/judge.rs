@@ -114,14 +114,7 @@ fn parse_check_counting(text: &str) -> Result<CheckCounting, String> {
 
 /// Runs `cotuong judge`, printing the verdicts to stdout and errors to stderr.
 pub fn main(args: &JudgeArgs) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    match run(args, &mut stdout) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    super::stdout::exit(run(args, &mut super::stdout::writer()), 2)
 }
 
 /// Judges the games described by `args` and writes the verdicts to `out`, all at once after

@@ -3,9 +3,10 @@
 //! engine (`cotuong play`), the engine-versus-engine match runner (`cotuong match`), self-play
 //! data (`cotuong datagen`), SPSA tuning of the search's constants (`cotuong tune`), reading game
 //! files in any notation and encoding (`pgn_file`), progress bars (`progress_bar`), the frame of
-//! the SVG charts (`svg_chart`), Ctrl-C for the long jobs (`interrupt`) and writing output files
-//! whole (`output_file`). They live in the binary only, so their dependencies (progress bars,
-//! JSON, plotting) stay out of the library.
+//! the SVG charts (`svg_chart`), Ctrl-C for the long jobs (`interrupt`), writing output files
+//! whole (`output_file`) and standard output that a closed pipe ends quietly (`stdout`). They
+//! live in the binary only, so their dependencies (progress bars, JSON, plotting) stay out of
+//! the library.
 
 pub mod analyze;
 pub mod datagen;
@@ -16,5 +17,6 @@ pub mod output_file;
 pub mod pgn_file;
 pub mod play;
 pub mod progress_bar;
+pub mod stdout;
 pub mod svg_chart;
 pub mod tune;

@@ -26,7 +26,6 @@ mod table;
 
 use clap::{ArgGroup, Args, ValueEnum};
 use engine_core::{Notation, RankBase};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -147,13 +146,7 @@ fn parse_notation(text: &str) -> Result<Notation, String> {
 
 /// Runs `cotuong analyze`: exit status 0, or 2 with `error: ...` on standard error.
 pub fn main(args: &AnalyzeArgs) -> ExitCode {
-    match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    super::stdout::exit(run(args), 2)
 }
 
 /// The output notation of positions when none is chosen.
@@ -272,13 +265,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     }
     match &args.output {
         Some(path) => write_atomically(path, text.as_bytes()),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-                .map_err(|e| format!("cannot write the analysis: {e}"))
-        }
+        None => super::stdout::print(&text),
     }
 }
 

@@ -263,8 +263,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 args.out.display()
             ));
         }
-        println!("datagen: arguments are valid ({settings})");
-        return Ok(());
+        return super::stdout::print(&format!("datagen: arguments are valid ({settings})\n"));
     }
     let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
     let first = writer.games_in_file();

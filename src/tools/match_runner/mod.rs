@@ -463,16 +463,14 @@ impl MatchOptions {
 /// Runs `cotuong match`; the error is a message for the user.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     if !args.options.merge.is_empty() {
-        print!("{}", merge::merge(&args.options.merge)?);
-        return Ok(());
+        return super::stdout::print(&merge::merge(&args.options.merge)?);
     }
     let plan = args.options.plan(&args.engines)?;
     if args.options.check {
         return Ok(());
     }
     let report = tournament::run(plan)?;
-    print!("{report}");
-    Ok(())
+    super::stdout::print(&report.to_string())
 }
 
 #[cfg(test)]

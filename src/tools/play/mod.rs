@@ -103,7 +103,7 @@ pub fn main(args: &PlayArgs) -> ExitCode {
         }
     };
     session.run(std::io::stdin().lock());
-    ExitCode::SUCCESS
+    super::stdout::exit(session.output_error.map_or(Ok(()), Err), 1)
 }
 
 /// Whether the loop goes on after a line.
@@ -129,8 +129,8 @@ struct Session {
     engine_offers_draw: bool,
     /// Prompt for input (standard input is a terminal).
     prompt: bool,
-    /// Standard output is gone: nothing more to say.
-    closed: bool,
+    /// Why standard output could not be written (closed, or a full disk): nothing more to say.
+    output_error: Option<String>,
 }
 
 /// A score of the side to move for people: pawns from `viewer`'s side, or a mate.
@@ -198,15 +198,15 @@ impl Session {
             ending: None,
             engine_offers_draw: false,
             prompt: std::io::stdin().is_terminal(),
-            closed: false,
+            output_error: None,
         })
     }
 
     /// Writes lines to standard output; once it fails, the session ends.
     fn say(&mut self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
-            self.closed = true;
+        let mut out = super::stdout::writer();
+        if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush()) {
+            self.output_error = Some(super::stdout::describe(&e));
         }
     }
 
@@ -231,7 +231,7 @@ impl Session {
         self.say(&intro);
         self.start_game();
         let mut line = Vec::new();
-        while !self.closed {
+        while self.output_error.is_none() {
             if self.prompt {
                 let mut out = std::io::stdout().lock();
                 let _ = write!(out, "{}> ", self.game.position().side_to_move().name());

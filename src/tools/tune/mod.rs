@@ -113,8 +113,7 @@ pub struct TuneArgs {
 /// Runs `cotuong tune`; the error is a message for the user.
 pub fn run(args: &TuneArgs) -> Result<(), String> {
     if args.list {
-        print!("{}", list());
-        return Ok(());
+        return super::stdout::print(&list());
     }
     let run = Run::new(args)?;
     run.play(args)
@@ -331,10 +330,7 @@ impl Run {
         if let Some(e) = state.error {
             return Err(e);
         }
-        print!(
-            "{}",
-            summary(&state.spsa, state.trajectory.rows.len() as u64)
-        );
+        super::stdout::print(&summary(&state.spsa, state.trajectory.rows.len() as u64))?;
         eprintln!(
             "trajectory: {}, plot: {}",
             args.out.display(),

@@ -78,13 +78,28 @@ pub struct TrainReport {
 struct Console {
     bar: ProgressBar,
     quiet: bool,
+    /// Set once standard output could not be written: the lines stop, the training goes on.
+    silenced: std::sync::atomic::AtomicBool,
 }
 
 impl Console {
     fn line(&self, text: &str) {
-        if !self.quiet {
-            self.bar.suspend(|| println!("{text}"));
+        use std::io::Write;
+        use std::sync::atomic::Ordering;
+        if self.quiet || self.silenced.load(Ordering::Relaxed) {
+            return;
         }
+        self.bar.suspend(|| {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush()) {
+                // The net file is what the run makes: a reader gone or a full disk costs these
+                // lines, not hours of training (and `println!` would panic).
+                self.silenced.store(true, Ordering::Relaxed);
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("warning: cannot write to standard output: {e}; training goes on");
+                }
+            }
+        });
     }
 }
 
@@ -189,6 +204,7 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     let console = Console {
         bar,
         quiet: args.quiet,
+        silenced: std::sync::atomic::AtomicBool::new(false),
     };
 
     // Load.
