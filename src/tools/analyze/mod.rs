@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use super::output_file::write_atomically;
+use super::output_file::{write_atomically, write_output};
 use super::pgn_file::NotationChoice;
 use analyst::{Analyst, Limits};
 use game_review::GameReview;
@@ -93,7 +93,7 @@ pub struct AnalyzeArgs {
     /// Output form.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
-    /// Write the output to this file (default: standard output).
+    /// Write the output to this file (`-` or none: standard output).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Draw each game's evaluation graph as SVG to this file (`NAME-N.svg` per game when there
@@ -246,7 +246,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
                 game_review::review_games(&mut analyst, games, lines, &run.thresholds, &progress);
             progress.finish();
             if args.format == Format::Html && reviews.len() > 1 {
-                if let Some(path) = &args.output {
+                if let Some(path) = args.output.as_ref().filter(|p| *p != Path::new("-")) {
                     for r in &reviews {
                         let page = html_page(&run, r)?;
                         write_atomically(&numbered(path, r.game.number, "html"), page.as_bytes())?;
@@ -263,10 +263,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     for (path, svg) in &graphs {
         write_atomically(path, svg.as_bytes())?;
     }
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes()),
-        None => super::stdout::print(&text),
-    }
+    write_output(
+        args.output.as_deref().unwrap_or(Path::new("-")),
+        text.as_bytes(),
+    )
 }
 
 fn positions_text(run: &Run, reviews: &[PositionReview]) -> Result<String, String> {

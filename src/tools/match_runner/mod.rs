@@ -154,7 +154,7 @@ struct MatchOptions {
     /// Full moves without capture that draw (the Law: 60, or 50).
     #[arg(long, default_value_t = 60)]
     nocapture: u32,
-    /// Write every game to this PGN file.
+    /// Write every game to this PGN file (`-`: standard output, before the report).
     #[arg(long)]
     pgnout: Option<PathBuf>,
     /// Recovery file: created if missing, resumed from if present.
@@ -171,8 +171,8 @@ struct MatchOptions {
     /// pairs even with --sprt: the SPRT decides on the merged slices (--merge).
     #[arg(long, value_name = "FROM..TO")]
     pairs: Option<String>,
-    /// Write the result of the run (or slice) as JSON: pairs, pentanomial counts, W-D-L and
-    /// terminations.
+    /// Write the result of the run (or slice) as JSON (`-`: standard output): pairs,
+    /// pentanomial counts, W-D-L and terminations.
     #[arg(long, value_name = "FILE")]
     slice_json: Option<PathBuf>,
     /// Add up slice files (--slice-json of --pairs runs of one match) and print the report of

@@ -79,7 +79,7 @@ struct Runner {
     tally: Tally,
     state: RecoveryState,
     recovery: Option<RecoveryFile>,
-    pgn: Option<std::fs::File>,
+    pgn: Option<Box<dyn Write>>,
     done: HashSet<usize>,
     bar: ProgressBar,
     stopped_by_sprt: Option<SprtDecision>,
@@ -126,11 +126,14 @@ pub fn run(plan: Plan) -> Result<String, String> {
             },
         ),
     };
-    let mut pgn = match &plan.pgn_out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write PGN file {}: {e}", path.display()))?,
-        ),
+    let mut pgn: Option<Box<dyn Write>> = match &plan.pgn_out {
+        // `-`: each game on standard output as it ends, and the report after them.
+        Some(path) if path.as_os_str() == "-" => Some(Box::new(crate::tools::stdout::writer())),
+        Some(path) => {
+            Some(Box::new(std::fs::File::create(path).map_err(|e| {
+                format!("cannot write PGN file {}: {e}", path.display())
+            })?))
+        }
         None => None,
     };
     let paired = plan.format == Format::RoundRobin && plan.games_per_encounter == 2;
@@ -205,8 +208,8 @@ pub fn run(plan: Plan) -> Result<String, String> {
     ))
 }
 
-/// Writes the result of the run as JSON (through a temporary file beside `path`): the sums, and
-/// for `cotuong match --merge` every game in schedule order with what identifies the match.
+/// Writes the result of the run as JSON (`-`: standard output): the sums, and for
+/// `cotuong match --merge` every game in schedule order with what identifies the match.
 fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), String> {
     let t = &runner.tally;
     let jobs = match runner.format {
@@ -255,11 +258,7 @@ fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), Strin
     });
     let text = serde_json::to_string_pretty(&value)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, text + "\n")
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::tools::output_file::write_output(path, (text + "\n").as_bytes())
 }
 
 /// The full round-robin schedule: `rounds` cycles of the Berger table (colours reversed in even

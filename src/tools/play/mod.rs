@@ -27,7 +27,7 @@ use cotuong::search::{is_mate, mate_moves};
 use engine_core::rules::{GameResult, RuleOptions};
 use engine_core::{move_text, Color, Notation, Position, RankBase};
 
-use super::output_file::write_atomically;
+use super::output_file::write_output;
 use board::Style;
 use command::{Command, Level, HELP};
 use limits::{EngineClock, TimeControl};
@@ -593,7 +593,8 @@ impl Session {
             Color::Black => (ENGINE_NAME, PLAYER_NAME),
         };
         let text = record::pgn_text(&self.game, red, black, self.ending.as_ref(), self.notation);
-        match write_atomically(path, text.as_bytes()) {
+        match write_output(path, text.as_bytes()) {
+            Ok(()) if path == std::path::Path::new("-") => {}
             Ok(()) => self.say(&format!("Saved the game to {}.", path.display())),
             Err(e) => self.say(&format!("? {e}")),
         }
