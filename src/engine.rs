@@ -252,9 +252,19 @@ impl Engine {
         }
     }
 
+    /// Whether a search runs that was not asked to stop (a stopping one is waited for instead,
+    /// so that a command right after `stop` finds the engine idle).
+    fn busy(&self) -> bool {
+        self.is_searching()
+            && !self
+                .running
+                .as_ref()
+                .is_some_and(|r| r.ctl.stop_requested.load(Ordering::SeqCst))
+    }
+
     /// New game: forget the table and the move-ordering statistics.
     pub fn new_game(&mut self) -> Result<(), String> {
-        if self.is_searching() {
+        if self.busy() {
             return Err("'ucinewgame' while searching is ignored".into());
         }
         self.searcher().clear();
@@ -268,7 +278,7 @@ impl Engine {
             OptionError::Unknown(n) => SetOptionError::Unknown(n),
             OptionError::BadValue(msg) => SetOptionError::Refused(msg),
         })?;
-        if effect != Effect::None && self.is_searching() {
+        if effect != Effect::None && self.busy() {
             return Err(SetOptionError::Refused(format!(
                 "option '{name}' cannot change while searching"
             )));
@@ -393,16 +403,10 @@ impl Engine {
 
     /// Refuses work while a search runs; otherwise makes sure the search thread is joined.
     fn idle_for(&mut self, what: &str) -> Result<(), String> {
-        if self.is_searching() {
-            let stopping = self
-                .running
-                .as_ref()
-                .is_some_and(|r| r.ctl.stop_requested.load(Ordering::SeqCst));
-            if !stopping {
-                return Err(format!(
-                    "'{what}' while searching is ignored (send 'stop' first)"
-                ));
-            }
+        if self.busy() {
+            return Err(format!(
+                "'{what}' while searching is ignored (send 'stop' first)"
+            ));
         }
         self.join_search();
         Ok(())
@@ -430,7 +434,7 @@ impl Engine {
 
     /// `bench [depth]`: the bench search, its report written to `out`.
     pub fn bench(&mut self, depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
-        if self.is_searching() {
+        if self.busy() {
             return Err("'bench' while searching is ignored".into());
         }
         self.join_search();

@@ -4,7 +4,8 @@
 //!
 //! Every line is written under the output's lock and flushed at once, so lines from the
 //! controller and the search thread never interleave and a GUI sees each as soon as it is
-//! complete.
+//! complete. The search thread's last lines need that lock, so nothing holds it while it waits
+//! for the search: a report written piece by piece takes it line by line ([`LineWriter`]).
 
 use super::dialect::Dialect;
 use crate::engine::{Event, HashEntry, Offer};
@@ -80,12 +81,61 @@ impl Output {
         });
     }
 
-    /// Runs `f` with the writer locked (for reports written piece by piece), then flushes.
-    pub fn with<T>(&self, f: impl FnOnce(&mut dyn Write) -> T) -> T {
+    /// Runs `f` with the writer locked, then flushes. Private: the search thread writes its last
+    /// lines under this lock, so whoever holds it must never wait for the search.
+    fn with<T>(&self, f: impl FnOnce(&mut dyn Write) -> T) -> T {
         let mut out = self.sink.lock().unwrap_or_else(|p| p.into_inner());
         let r = f(&mut **out);
         let _ = out.flush();
         r
+    }
+
+    /// A writer for reports written piece by piece (`bench`, `perft`): it takes the lock for
+    /// each complete line only, so the caller may wait for the search while it holds the writer.
+    pub fn line_writer(&self) -> LineWriter {
+        LineWriter {
+            out: self.clone(),
+            pending: Vec::new(),
+        }
+    }
+}
+
+/// Buffers bytes and writes each complete line through the [`Output`]'s lock; the rest at
+/// `flush` or when dropped.
+pub struct LineWriter {
+    out: Output,
+    pending: Vec<u8>,
+}
+
+impl LineWriter {
+    fn write_out(&mut self, upto: usize) {
+        let chunk: Vec<u8> = self.pending.drain(..upto).collect();
+        self.out.with(|w| {
+            let _ = w.write_all(&chunk);
+        });
+    }
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
+            self.write_out(last + 1);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.pending.is_empty() {
+            self.write_out(self.pending.len());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for LineWriter {
+    fn drop(&mut self) {
+        let _ = self.flush();
     }
 }
 
@@ -395,6 +445,37 @@ mod tests {
         assert_eq!(score(400, &ucci), "100");
         assert_eq!(score(mate_in(3), &ucci), "9997");
         assert_eq!(score(mated_in(0), &ucci), "-10000");
+    }
+
+    /// A sink the test reads back.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_line_writer_takes_the_lock_for_whole_lines_only() {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        let mut w = out.line_writer();
+        write!(w, "Nodes searched: ").unwrap();
+        // Between its lines the writer holds no lock: another line (the search's best move,
+        // say) gets through, and no line is cut in two.
+        out.line("bestmove h2e2");
+        writeln!(w, "42").unwrap();
+        write!(w, "no newline").unwrap();
+        drop(w);
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "bestmove h2e2\nNodes searched: 42\nno newline");
     }
 
     #[test]

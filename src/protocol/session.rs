@@ -161,8 +161,9 @@ impl Session {
                 self.out.lines(&lines);
             }
             Command::Bench { depth } => {
-                let engine = &mut self.engine;
-                if let Err(e) = self.out.with(|w| engine.bench(depth, w)) {
+                // Lock by lock: bench may wait for a stopping search, which prints its last lines.
+                let done = self.engine.bench(depth, &mut self.out.line_writer());
+                if let Err(e) = done {
                     self.error(&e);
                 }
             }
@@ -247,8 +248,9 @@ impl Session {
     fn go(&mut self, g: GoParams) {
         let base = self.style().rank_base;
         if let Some(depth) = g.perft {
-            let engine = &mut self.engine;
-            if let Err(e) = self.out.with(|w| engine.perft(depth, base, w)) {
+            // Lock by lock: perft may wait for a stopping search, which prints its last lines.
+            let done = self.engine.perft(depth, base, &mut self.out.line_writer());
+            if let Err(e) = done {
                 self.error(&e);
             }
             return;
