@@ -44,8 +44,73 @@ fn bad_positions_keep_the_last_good_one() {
             one_error(&mut e, cmd);
             assert_eq!(fen_of(&mut e), good, "after '{cmd}'");
         }
+        // The last `position` was refused: nothing to search until a good one arrives.
+        e.send("position startpos moves h2e2");
         let lines = e.go("depth 2");
         assert!(lines.last().unwrap().starts_with("bestmove"));
+        e.quit();
+    }
+}
+
+/// After a refused `position` the GUI shows a board the engine was not given: `go` answers the
+/// dialect's "no move" with one `info string` saying why (`go perft` only the line), until a
+/// `position` is accepted.
+#[test]
+fn go_after_a_refused_position_answers_no_move() {
+    for (mut e, no_move) in [
+        (Engine::uci(), "bestmove 0000"),
+        (Engine::ucci(), "nobestmove"),
+    ] {
+        let refused: [&[u8]; 6] = [
+            b"position fen xyz",
+            b"position startpos moves h2e2 zz99",
+            b"position startpos moves h2e2 h2e2",
+            b"position banana",
+            b"position",
+            b"position fen \xd6\xd0\xb9\xfa.fen",
+        ];
+        for bad in refused {
+            let what = String::from_utf8_lossy(bad);
+            e.send("position startpos moves h2e2");
+            assert!(e.sync().is_empty());
+            e.send_bytes(bad);
+            let lines = e.sync();
+            assert_eq!(lines.len(), 1, "'{what}' gave {lines:?}");
+            for go in [
+                "go depth 3",
+                "go infinite",
+                "go movetime 50",
+                "go perft 1",
+                "go",
+            ] {
+                // `ucinewgame` does not bring the last good position back.
+                e.send("ucinewgame");
+                e.send(go);
+                let lines = e.sync();
+                let expected = if go.contains("perft") { 1 } else { 2 };
+                assert_eq!(lines.len(), expected, "'{what}', '{go}' gave {lines:?}");
+                assert!(
+                    lines[0].starts_with("info string error: no position to search")
+                        && lines[0].contains("refused"),
+                    "'{what}', '{go}' gave {lines:?}"
+                );
+                if expected == 2 {
+                    assert_eq!(lines[1], no_move, "'{what}', '{go}'");
+                }
+            }
+        }
+        e.send("position startpos moves h2e2");
+        let lines = e.go("depth 2");
+        let last = lines.last().unwrap();
+        assert!(
+            last.starts_with("bestmove ") && last != no_move,
+            "{lines:?}"
+        );
+        assert!(common::legal_in(
+            &["h2e2"],
+            &best_move(&lines),
+            engine_core::RankBase::Zero
+        ));
         e.quit();
     }
 }
@@ -156,6 +221,8 @@ fn lines_that_are_not_utf8_get_one_error_and_the_session_goes_on() {
             );
             assert_eq!(fen_of(&mut e), good);
         }
+        // The unreadable `position` left no position to search.
+        e.send("position startpos moves h2e2");
         let lines = e.go("depth 2");
         assert!(lines.last().unwrap().starts_with("bestmove"));
         e.quit();

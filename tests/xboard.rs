@@ -254,3 +254,56 @@ fn analysis_move_now_hint_and_bad_input() {
     );
     e.quit();
 }
+
+/// After a refused `setboard` the GUI shows a board the engine was not given: searches, moves
+/// and take-backs get an error line until `new` or a `setboard` is accepted.
+#[test]
+fn a_refused_setboard_leaves_no_board_to_play_on() {
+    let (mut e, _) = xboard();
+    for (n, restore) in [(10, "new"), (20, "setboard")] {
+        e.send("new");
+        e.send("force");
+        e.send("usermove h2e2");
+        e.send("setboard 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        let l = ping(&mut e, n);
+        assert!(
+            l.len() == 1 && l[0].starts_with("tellusererror Illegal position"),
+            "{l:?}"
+        );
+        for (i, (line, answer)) in [
+            ("go", "Error (no valid position): go"),
+            ("usermove h9g7", "Illegal move (no valid position): h9g7"),
+            ("h9g7", "Illegal move (no valid position): h9g7"),
+            ("undo", "Error (no valid position): undo"),
+            ("remove", "Error (no valid position): remove"),
+            ("analyze", "Error (no valid position): analyze"),
+            ("exit", ""),
+            ("playother", ""),
+            ("go", "Error (no valid position): go"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            e.send(line);
+            let l = ping(&mut e, n + 1 + i as u32);
+            let expected: Vec<String> = [answer]
+                .iter()
+                .filter(|a| !a.is_empty())
+                .map(|a| a.to_string())
+                .collect();
+            assert_eq!(l, expected, "after '{line}'");
+        }
+        e.expect_silence(Duration::from_millis(300));
+        match restore {
+            "new" => e.send("new"),
+            _ => e.send(
+                "setboard rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+            ),
+        }
+        e.send("sd 2");
+        e.send("go");
+        let (mv, _) = engine_move(&mut e);
+        assert!(!mv.is_empty());
+    }
+    e.quit();
+}

@@ -73,6 +73,8 @@ pub enum Command {
     NewGame,
     /// `position`.
     Position(PositionSpec),
+    /// A `position` line that could not be read (the reason): the GUI's board is unknown.
+    BadPosition(String),
     /// `banmoves` (UCCI; also accepted in UCI).
     BanMoves(Vec<String>),
     /// `go`.
@@ -195,7 +197,7 @@ pub fn common(word: &str, rest: &[&str]) -> Option<Result<Command, String>> {
     Some(match word {
         "isready" => Ok(Command::IsReady),
         "setoption" => setoption(rest),
-        "position" => position_spec(rest).map(Command::Position),
+        "position" => Ok(position_spec(rest).map_or_else(Command::BadPosition, Command::Position)),
         "banmoves" => Ok(Command::BanMoves(
             rest.iter().map(|s| s.to_string()).collect(),
         )),

@@ -87,7 +87,16 @@ fn spawn_input(
                             e.valid_up_to() + 1,
                             excerpt(&shown)
                         );
-                        if tx.send(Err(msg)).is_err() {
+                        // A `position` that cannot be read leaves the session without the
+                        // GUI's board, like one that was refused.
+                        let position = dialect != Some(Dialect::Xboard)
+                            && shown.split_whitespace().next() == Some("position");
+                        let sent = if position {
+                            Ok(Command::BadPosition(msg))
+                        } else {
+                            Err(msg)
+                        };
+                        if tx.send(sent).is_err() {
                             return;
                         }
                         continue;

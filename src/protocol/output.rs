@@ -290,6 +290,15 @@ pub fn no_move(f: &WireStyle) -> String {
     }
 }
 
+/// The answer to `go` when the session has no position to search (the last one was refused):
+/// the null move `bestmove 0000` / `nobestmove`.
+pub fn no_position(f: &WireStyle) -> String {
+    match f.dialect {
+        Dialect::Uci | Dialect::Xboard => "bestmove 0000".to_string(),
+        Dialect::Ucci => "nobestmove".to_string(),
+    }
+}
+
 /// The lines of an engine event.
 pub fn event(e: &Event, f: &WireStyle) -> Vec<String> {
     match e {

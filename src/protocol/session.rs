@@ -35,6 +35,9 @@ pub struct Session {
     style: Arc<Mutex<WireStyle>>,
     engine: Engine,
     out: Output,
+    /// Why there is no position to search: the last `position` was refused, so the GUI's board
+    /// is not the engine's. `go` answers "no move" until a `position` is accepted.
+    refused: Option<String>,
 }
 
 impl Session {
@@ -53,6 +56,7 @@ impl Session {
             style,
             engine: Engine::new(listener)?,
             out,
+            refused: None,
         })
     }
 
@@ -120,14 +124,26 @@ impl Session {
                     .engine
                     .set_position(spec.fen.as_deref(), &spec.moves, base)
                 {
-                    Ok(Some(warnings)) => self.out.line(&output::warning(&warnings.to_string())),
-                    Ok(None) => {}
-                    Err(e) => match rank_hint(spec.fen.as_deref(), &spec.moves, base, self.dialect)
-                    {
-                        Some(hint) => self.error(&format!("{e} (hint: {hint})")),
-                        None => self.error(&e),
-                    },
+                    Ok(warnings) => {
+                        self.refused = None;
+                        if let Some(warnings) = warnings {
+                            self.out.line(&output::warning(&warnings.to_string()));
+                        }
+                    }
+                    Err(e) => {
+                        let why =
+                            match rank_hint(spec.fen.as_deref(), &spec.moves, base, self.dialect) {
+                                Some(hint) => format!("{e} (hint: {hint})"),
+                                None => e,
+                            };
+                        self.error(&why);
+                        self.refused = Some(why);
+                    }
                 }
+            }
+            Command::BadPosition(why) => {
+                self.error(&why);
+                self.refused = Some(why);
             }
             Command::BanMoves(list) => {
                 if let Err(e) = self.engine.ban_moves(&list, self.style().rank_base) {
@@ -247,6 +263,17 @@ impl Session {
 
     fn go(&mut self, g: GoParams) {
         let base = self.style().rank_base;
+        if let Some(why) = &self.refused {
+            // Searching the last good position would answer for a board the GUI does not show.
+            let mut lines = vec![output::error(&format!(
+                "no position to search: the last 'position' was refused ({why})"
+            ))];
+            if g.perft.is_none() {
+                lines.push(output::no_position(&self.style()));
+            }
+            self.out.lines(&lines);
+            return;
+        }
         if let Some(depth) = g.perft {
             // Lock by lock: perft may wait for a stopping search, which prints its last lines.
             let done = self.engine.perft(depth, base, &mut self.out.line_writer());

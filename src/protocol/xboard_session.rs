@@ -27,6 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 const DEFAULT_MOVE_MS: u64 = 5_000;
 /// Moves assumed left on a sudden-death clock when `nps` turns the clock into nodes.
 const NPS_MOVES_LEFT: u64 = 30;
+/// The reason of the error lines while the last `setboard` stands refused.
+const NO_BOARD: &str = "no valid position";
 
 /// Which side the engine plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -131,6 +133,9 @@ pub struct XboardSession {
     limits: Limits,
     /// The opponent offered a draw before its move (`draw`).
     draw_offered: bool,
+    /// The last `setboard` was refused (its reason told with `tellusererror`), so the GUI's board
+    /// is not the shared game: searches and moves are refused until `new` or a good `setboard`.
+    no_board: bool,
 }
 
 fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
@@ -218,6 +223,7 @@ impl XboardSession {
             settings,
             limits: Limits::default(),
             draw_offered: false,
+            no_board: false,
         })
     }
 
@@ -232,6 +238,14 @@ impl XboardSession {
     /// A line that could not be read (not UTF-8).
     pub fn input_error(&self, text: &str) {
         self.error("bad input", text);
+    }
+
+    /// Whether the last `setboard` was refused; if so, `command` gets an error line saying so.
+    fn without_board(&self, command: &str) -> bool {
+        if self.no_board {
+            self.error(NO_BOARD, command);
+        }
+        self.no_board
     }
 
     /// Ends any search without playing its move, and waits for it.
@@ -264,6 +278,7 @@ impl XboardSession {
             }
             XCommand::New => {
                 self.halt();
+                self.no_board = false;
                 {
                     let mut s = self.shared();
                     s.game = Game::startpos();
@@ -287,6 +302,9 @@ impl XboardSession {
                 self.shared().mode = Mode::Force;
             }
             XCommand::Go => {
+                if self.without_board("go") {
+                    return;
+                }
                 self.halt();
                 {
                     let mut s = self.shared();
@@ -360,7 +378,10 @@ impl XboardSession {
             XCommand::Analyze => {
                 self.halt();
                 self.shared().mode = Mode::Analyze;
-                self.start_analysis();
+                // Analysis starts when a position is accepted.
+                if !self.without_board("analyze") {
+                    self.start_analysis();
+                }
             }
             XCommand::Exit => {
                 self.halt();
@@ -373,6 +394,11 @@ impl XboardSession {
 
     /// A move of the opponent (or of the user in force mode).
     fn user_move(&mut self, text: &str) {
+        if self.no_board {
+            // `Illegal move` makes the GUI take the move back, so it waits for no answer.
+            self.out.line(&xo::illegal_move(NO_BOARD, text));
+            return;
+        }
         let parsed = self
             .shared()
             .game
@@ -427,6 +453,7 @@ impl XboardSession {
         self.halt();
         match Position::from_fen(fen) {
             Ok(pos) => {
+                self.no_board = false;
                 let analyze = {
                     let mut s = self.shared();
                     s.game = Game::new(pos);
@@ -438,14 +465,20 @@ impl XboardSession {
                     self.start_analysis();
                 }
             }
-            Err(e) => self
-                .out
-                .line(&format!("tellusererror Illegal position: {e}")),
+            Err(e) => {
+                self.out
+                    .line(&format!("tellusererror Illegal position: {e}"));
+                self.shared().hint = None;
+                self.no_board = true;
+            }
         }
     }
 
     /// `undo` (one ply) and `remove` (two).
     fn take_back(&mut self, plies: usize, command: &str) {
+        if self.without_board(command) {
+            return;
+        }
         self.halt();
         let analyze = {
             let mut s = self.shared();
