@@ -773,3 +773,91 @@ fn each_sides_average_loss_is_the_mean_of_its_move_losses() {
     // The blunder makes Red's average large: the summary is not a constant.
     assert!(game["red"]["average_loss"].as_i64().expect("average") >= 700 / 5);
 }
+
+/// The mates in one of `pos`, and a legal move that does not mate.
+fn mates_and_other_move(pos: &Position) -> (Vec<Move>, Move) {
+    let (mates, others): (Vec<Move>, Vec<Move>) = pos.legal_moves().into_iter().partition(|&mv| {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        !after.has_legal_move()
+    });
+    assert!(!mates.is_empty(), "a mate in one");
+    (mates, others[0])
+}
+
+/// Red mates in one (a position of tests/mate_positions.in), as EPD's four fields.
+const MATE_IN_ONE: &str = "3R5/9/4k4/9/6R2/9/9/9/5K3/9 w - -";
+
+#[test]
+fn an_epd_test_suite_is_scored() {
+    let pos = Position::from_fen(MATE_IN_ONE).expect("a position");
+    let (mates, other) = mates_and_other_move(&pos);
+    let texts = |notation: Notation, moves: &[Move]| -> String {
+        let texts: Vec<String> = moves.iter().map(|&m| notation.format(&pos, m)).collect();
+        texts.join(" ")
+    };
+    let wxf_mates = texts(Notation::Wxf, &mates);
+    let dir = temp_dir("suite");
+    let file = dir.join("suite.epd");
+    // Standard EPD (four fields, then operations), moves in three notations, a position
+    // without bm/am that is analyzed but not scored, and a comment operation.
+    std::fs::write(
+        &file,
+        format!(
+            "{MATE_IN_ONE} bm {wxf_mates}; id \"mate\"; c0 \"solved\";\n\
+             {MATE_IN_ONE} bm {}; id \"not the mate\";\n\
+             {MATE_IN_ONE} am {}; id \"avoid the mate\";\n\
+             {START}\n",
+            texts(Notation::Iccs(RankBase::Zero), &[other]),
+            texts(Notation::Chinese, &mates),
+        ),
+    )
+    .expect("written");
+    let out = analyze(&["--positions", path_text(&file), "--nodes", NODES, "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("Position ").count(), 4, "{table}");
+    assert!(table.contains("Test suite: solved 1 of 3\n"), "{table}");
+    let failures: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("  failed: "))
+        .collect();
+    assert_eq!(failures.len(), 2, "{table}");
+    let found_a_mate = |line: &str| {
+        let found = line.rsplit("found ").next().unwrap_or_default();
+        mates
+            .iter()
+            .any(|&m| Notation::Wxf.format(&pos, m) == found)
+    };
+    let name = file.display();
+    assert!(
+        failures[0].starts_with(&format!(
+            "  failed: id \"not the mate\" ({name}:2): expected bm {}, found ",
+            texts(Notation::Wxf, &[other])
+        )) && found_a_mate(failures[0]),
+        "{table}"
+    );
+    assert!(
+        failures[1].starts_with(&format!(
+            "  failed: id \"avoid the mate\" ({name}:3): expected am {wxf_mates}, found "
+        )) && found_a_mate(failures[1]),
+        "{table}"
+    );
+    let doc = analyze_json(&[
+        "--positions",
+        path_text(&file),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+        "-q",
+    ]);
+    assert_eq!(doc["suite"]["solved"], 1);
+    assert_eq!(doc["suite"]["total"], 3);
+    assert_eq!(doc["suite"]["failures"][0]["id"], "not the mate");
+
+    // A bm move that no notation reads is an error naming the line, before any search.
+    std::fs::write(&file, format!("{MATE_IN_ONE} bm x9x9; id \"bad\";\n")).expect("written");
+    let err = cli::fails_cleanly("analyze", &["--positions", path_text(&file)]);
+    assert!(err.contains("suite.epd:1: bm x9x9: "), "{err}");
+}

@@ -2,13 +2,15 @@
 //! them, one per line as in the match runner's opening files: a FEN or EPD, optionally followed
 //! by `moves ...` in ICCS) or games (a PGN file in any notation and encoding, or an XQF, CBF or
 //! DhtmlXQ file). Every error names the place: the option, the file and line, the game and ply.
+//! A position's EPD operations `bm` and `am` make it part of a test suite.
 
 use cotuong::game::Game;
-use engine_core::pgn;
+use engine_core::{pgn, Notation};
 use std::path::Path;
 
 use super::super::match_runner::openings::Opening;
 use super::super::pgn_file::{self, NotationChoice};
+use super::test_suite::Expectation;
 
 /// One position to analyze, with the moves that led to it (they judge repetitions).
 #[derive(Clone, Debug)]
@@ -17,6 +19,8 @@ pub struct PositionInput {
     pub source: String,
     /// The start and the moves to the position.
     pub game: Game,
+    /// What a test suite expects of the engine here (`bm`, `am`).
+    pub expectation: Option<Expectation>,
 }
 
 /// The positions or games to analyze.
@@ -40,27 +44,39 @@ impl Input {
     }
 }
 
-/// A position line (`FEN [moves m1 m2 ...]`) from `source`.
-fn position(source: String, line: &str) -> Result<Option<PositionInput>, String> {
+/// A position line (`FEN [moves m1 m2 ...]` or EPD) from `source`; `bm`/`am` moves are read in
+/// the first of `notations` that reads them.
+fn position(
+    source: String,
+    line: &str,
+    notations: &[Notation],
+) -> Result<Option<PositionInput>, String> {
     let Some(parsed) = Opening::parse_line_finished_too(line) else {
         return Ok(None);
     };
     let opening = parsed.map_err(|e| format!("{source}: {e}"))?;
     let game =
         Game::from_moves(opening.start, &opening.moves).map_err(|e| format!("{source}: {e}"))?;
-    Ok(Some(PositionInput { source, game }))
+    let expectation = Expectation::from_operations(game.position(), &opening.operations, notations)
+        .map_err(|e| format!("{source}: {e}"))?;
+    Ok(Some(PositionInput {
+        source,
+        game,
+        expectation,
+    }))
 }
 
-/// The position of `--fen` (a FEN, optionally followed by `moves ...`).
-pub fn from_fen(fen: &str) -> Result<Input, String> {
-    match position("--fen".into(), fen)? {
+/// The position of `--fen` (a FEN, optionally followed by `moves ...`, or an EPD).
+pub fn from_fen(fen: &str, notation: NotationChoice) -> Result<Input, String> {
+    match position("--fen".into(), fen, &notation.candidates(None))? {
         Some(p) => Ok(Input::Positions(vec![p])),
         None => Err("--fen: no position given".into()),
     }
 }
 
-/// Every position of the file at `path` (`-`: standard input).
-pub fn from_position_file(path: &Path) -> Result<Input, String> {
+/// Every position of the file at `path` (`-`: standard input); `bm`/`am` moves in `notation`.
+pub fn from_position_file(path: &Path, notation: NotationChoice) -> Result<Input, String> {
+    let notations = notation.candidates(None);
     let text = pgn_file::read_text(path)?;
     let name = if path.as_os_str() == "-" {
         "standard input".to_string()
@@ -69,7 +85,7 @@ pub fn from_position_file(path: &Path) -> Result<Input, String> {
     };
     let mut positions = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        if let Some(p) = position(format!("{name}:{}", n + 1), line)? {
+        if let Some(p) = position(format!("{name}:{}", n + 1), line, &notations)? {
             positions.push(p);
         }
     }
@@ -106,18 +122,22 @@ mod tests {
     use super::*;
     use engine_core::START_FEN;
 
+    fn from_fen_auto(fen: &str) -> Result<Input, String> {
+        from_fen(fen, NotationChoice::Auto)
+    }
+
     #[test]
     fn fen_with_moves_and_errors() {
-        let Ok(Input::Positions(p)) = from_fen(&format!("{START_FEN} moves h2e2 h9g7")) else {
+        let Ok(Input::Positions(p)) = from_fen_auto(&format!("{START_FEN} moves h2e2 h9g7")) else {
             panic!("a position");
         };
         assert_eq!(p[0].game.moves().len(), 2);
         assert_eq!(p[0].source, "--fen");
-        let err = from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w").unwrap_err();
+        let err = from_fen_auto("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w").unwrap_err();
         assert!(err.starts_with("--fen: "), "{err}");
-        let err = from_fen(&format!("{START_FEN} moves h2e2 h2e2")).unwrap_err();
+        let err = from_fen_auto(&format!("{START_FEN} moves h2e2 h2e2")).unwrap_err();
         assert!(err.starts_with("--fen: move after the FEN"), "{err}");
-        assert!(from_fen("  ").is_err());
+        assert!(from_fen_auto("  ").is_err());
     }
 
     #[test]
@@ -129,16 +149,16 @@ mod tests {
             format!("# two positions\n{START_FEN}\n\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -; id \"x\"\n"),
         )
         .expect("written");
-        let Ok(Input::Positions(p)) = from_position_file(&path) else {
+        let Ok(Input::Positions(p)) = from_position_file(&path, NotationChoice::Auto) else {
             panic!("positions");
         };
         assert_eq!(p.len(), 2);
         assert!(p[1].source.ends_with("p.epd:4"), "{}", p[1].source);
         std::fs::write(&path, format!("{START_FEN}\nnonsense here\n")).expect("written");
-        let err = from_position_file(&path).unwrap_err();
+        let err = from_position_file(&path, NotationChoice::Auto).unwrap_err();
         assert!(err.contains("p.epd:2: "), "{err}");
         std::fs::write(&path, "# nothing\n").expect("written");
-        assert!(from_position_file(&path)
+        assert!(from_position_file(&path, NotationChoice::Auto)
             .unwrap_err()
             .contains("no position"));
     }

@@ -11,6 +11,7 @@ use super::game_review::{GameReview, SideSummary};
 use super::judgement::{Judgement, Thresholds};
 use super::position_review::PositionReview;
 use super::score::JsonScore;
+use super::test_suite::SuiteScore;
 
 /// The whole document.
 #[derive(Serialize)]
@@ -29,6 +30,9 @@ pub struct Document<'a> {
     /// Analyzed games (absent for positions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<Vec<JsonGame>>,
+    /// The test suite's score, when positions name best moves or moves to avoid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suite: Option<SuiteScore>,
 }
 
 /// A line of moves in both forms.

@@ -1,7 +1,9 @@
 //! `cotuong analyze`: what the engine thinks of positions and games, for people (a table, an
 //! annotated PGN, an evaluation graph) and for tools (JSON).
 //!
-//! * Positions (`--fen`, or a file of FENs/EPDs with `--positions`): the best lines (MultiPV).
+//! * Positions (`--fen`, or a file of FENs/EPDs with `--positions`): the best lines (MultiPV);
+//!   positions whose EPD operations name a best move (`bm`) or a move to avoid (`am`) form a
+//!   test suite, scored `solved N of M` with each failure listed.
 //! * Games (`--pgn`, any notation, UTF-8 or GB18030/GBK): every move scored against the engine's
 //!   best, with the best alternative, and judged an inaccuracy, a mistake or a blunder by the
 //!   score it loses from the mover's view (thresholds in `judgement`, settable).
@@ -23,6 +25,7 @@ mod position_review;
 mod progress;
 mod score;
 mod table;
+mod test_suite;
 
 use clap::{ArgGroup, Args, ValueEnum};
 use engine_core::{Notation, RankBase};
@@ -71,8 +74,10 @@ pub struct AnalyzeArgs {
     /// 0-9).
     #[arg(long)]
     pub fen: Option<String>,
-    /// A file of positions (`-`: standard input), one per line: a FEN or EPD (operations after
-    /// `;` are ignored), optionally followed by `moves ...`; `#` starts a comment line.
+    /// A file of positions (`-`: standard input), one per line: a FEN, or an EPD (board, side,
+    /// `- -`, then operations: `bm` best moves, `am` moves to avoid, `id`, `c0` ...; with `bm`
+    /// or `am` the file is a test suite, scored "solved N of M"), optionally followed by
+    /// `moves ...`; `#` starts a comment line.
     #[arg(long, value_name = "FILE", alias = "epd")]
     pub positions: Option<PathBuf>,
     /// Games (`-`: standard input): PGN, UTF-8 or GB18030/GBK, moves in any notation; or one
@@ -82,8 +87,8 @@ pub struct AnalyzeArgs {
     /// Analyze only this game of the PGN file (from 1).
     #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
-    /// Notation the games are written in: auto (detected per game), iccs, wxf, chinese,
-    /// vietnamese or vietnamese-asian.
+    /// Notation the games, and the bm/am moves of a test suite, are written in: auto (detected
+    /// per game, per move of a suite), iccs, wxf, chinese, vietnamese, vietnamese-asian or san.
     #[arg(long, default_value = "auto", value_parser = NotationChoice::from_str)]
     pub input_notation: NotationChoice,
     /// Notation of the output: iccs, wxf, chinese, vietnamese or vietnamese-asian (default: a
@@ -194,9 +199,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         }
     }
     let input = if let Some(fen) = &args.fen {
-        input::from_fen(fen)?
+        input::from_fen(fen, args.input_notation)?
     } else if let Some(path) = &args.positions {
-        input::from_position_file(path)?
+        input::from_position_file(path, args.input_notation)?
     } else if let Some(path) = &args.pgn {
         input::from_pgn(path, args.input_notation, args.game)?
     } else {
@@ -238,7 +243,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             let reviews =
                 position_review::review_positions(&mut analyst, positions, lines, &progress);
             progress.finish();
-            (positions_text(&run, &reviews)?, Vec::new())
+            (positions_text(&run, positions, &reviews)?, Vec::new())
         }
         Input::Games(games) => {
             let lines = requested.unwrap_or(GAME_LINES).max(GAME_LINES);
@@ -269,18 +274,33 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     )
 }
 
-fn positions_text(run: &Run, reviews: &[PositionReview]) -> Result<String, String> {
+fn positions_text(
+    run: &Run,
+    positions: &[input::PositionInput],
+    reviews: &[PositionReview],
+) -> Result<String, String> {
     let notation = run.position_notation();
+    let expectations: Vec<_> = positions.iter().map(|p| p.expectation.clone()).collect();
+    let suite = test_suite::score(reviews, &expectations, notation);
     let mut text = String::new();
     match run.args.format {
         Format::Table => {
             for (i, r) in reviews.iter().enumerate() {
                 table::write_position(&mut text, r, i + 1, notation);
             }
+            if let Some(suite) = &suite {
+                suite.write(&mut text);
+            }
         }
         Format::Pgn => {
             for (i, r) in reviews.iter().enumerate() {
                 annotated_pgn::write_position(&mut text, r, i + 1, notation, &run.annotator);
+            }
+            // A PGN reader would take the score for a game's text: it goes to standard error.
+            if let Some(suite) = &suite {
+                let mut summary = String::new();
+                suite.write(&mut summary);
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), summary.as_bytes());
             }
         }
         Format::Html => return Err("--format html is for games (--pgn)".into()),
@@ -297,6 +317,7 @@ fn positions_text(run: &Run, reviews: &[PositionReview]) -> Result<String, Strin
                         .collect(),
                 ),
                 games: None,
+                suite,
             };
             text = to_json(&doc)?;
         }
@@ -338,6 +359,7 @@ fn games_text(run: &Run, reviews: &[GameReview]) -> Result<String, String> {
                 thresholds: run.thresholds,
                 positions: None,
                 games: Some(reviews.iter().map(|r| json::game(r, notation)).collect()),
+                suite: None,
             };
             text = to_json(&doc)?;
         }

@@ -408,8 +408,8 @@ fn game_config(args: &DatagenArgs) -> Result<GameConfig, String> {
     })
 }
 
-/// Start positions from a file: one FEN per line (EPD's four fields are enough); `#` comments
-/// and blank lines are skipped.
+/// Start positions from a file: one FEN or EPD per line (operations after the position are
+/// read and not used); `#` comments and blank lines are skipped.
 fn read_openings(path: &std::path::Path) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
@@ -419,9 +419,18 @@ fn read_openings(path: &std::path::Path) -> Result<Vec<Position>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fen = line.split(';').next().unwrap_or(line).trim();
-        let pos = Position::from_fen(engine_core::expand_startpos(fen))
+        let record = super::epd::EpdRecord::parse(line)
+            .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
+        let pos = Position::from_fen(&record.fen)
             .map_err(|e| format!("{} line {}: bad FEN: {e}", path.display(), n + 1))?;
+        if !record.moves.is_empty() {
+            return Err(format!(
+                "{} line {}: datagen starts from the position itself; give the position the \
+                 moves lead to instead of 'moves ...'",
+                path.display(),
+                n + 1
+            ));
+        }
         out.push(pos);
     }
     if out.is_empty() {

@@ -120,7 +120,8 @@ struct MatchOptions {
     /// Games per round-robin encounter: 2 plays each opening with colours reversed.
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Opening file: one FEN per line, optionally followed by "moves ..." (ICCS, ranks 0-9).
+    /// Opening file: one FEN or EPD per line (EPD operations such as id are read and not
+    /// used), optionally followed by "moves ..." (ICCS, ranks 0-9).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Use the openings in a random order fixed by --seed.

@@ -1,9 +1,12 @@
-//! Opening positions: one per line, a FEN (six fields, or EPD-style four) or `startpos`,
-//! optionally followed by `moves m1 m2 ...` in ICCS text (ranks 0-9). Blank lines and lines starting with `#` are
-//! skipped. Every line is checked when the file is loaded, so a bad file fails before any game.
+//! Opening positions: one per line, a FEN (six fields), an EPD (four, then operations such as
+//! `id "..."`; see [`EpdRecord`]) or `startpos`, optionally followed by `moves m1 m2 ...` in
+//! ICCS text (ranks 0-9). Blank lines and lines starting with `#` are skipped. Every line is
+//! checked when the file is loaded, so a bad file fails before any game.
 
 use engine_core::{Move, Position, RankBase};
 use std::path::Path;
+
+use super::super::epd::{EpdRecord, Operation};
 
 /// A validated opening: where the game starts and the book moves played before the engines move.
 #[derive(Clone, Debug)]
@@ -12,6 +15,8 @@ pub struct Opening {
     pub start: Position,
     /// Book moves from `start` (played into the game record, marked as book).
     pub moves: Vec<Move>,
+    /// The line's EPD operations (`bm`, `am`, `id`, ...), for a test suite.
+    pub operations: Vec<Operation>,
 }
 
 impl Opening {
@@ -20,6 +25,7 @@ impl Opening {
         Opening {
             start: Position::startpos(),
             moves: Vec::new(),
+            operations: Vec::new(),
         }
     }
 
@@ -58,35 +64,23 @@ impl Opening {
     }
 
     fn parse(line: &str) -> Result<Opening, String> {
-        // Drop EPD operations such as `; c0 "..."`.
-        let line = line.split(';').next().unwrap_or(line).trim();
-        let (fen_part, moves_part) = match line.find(" moves") {
-            Some(i) => (&line[..i], line[i + " moves".len()..].trim()),
-            None => (line, ""),
-        };
-        let fen_part = engine_core::expand_startpos(fen_part);
-        let fields: Vec<&str> = fen_part.split_whitespace().collect();
-        let fen = match fields.len() {
-            2 => format!("{} {} - - 0 1", fields[0], fields[1]),
-            4 => format!("{} 0 1", fields.join(" ")),
-            6 => fields.join(" "),
-            n => {
-                return Err(format!(
-                    "expected a FEN of 2, 4 or 6 fields, found {n} fields in '{fen_part}'"
-                ))
-            }
-        };
+        let record = EpdRecord::parse(line)?;
+        let fen = record.fen;
         let start = Position::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
         let mut pos = start.clone();
         let mut moves = Vec::new();
-        for text in moves_part.split_whitespace() {
+        for text in &record.moves {
             let mv = pos
                 .parse_move(text, RankBase::Zero)
                 .map_err(|e| format!("move after the FEN: {e}"))?;
             pos.make_move(mv);
             moves.push(mv);
         }
-        Ok(Opening { start, moves })
+        Ok(Opening {
+            start,
+            moves,
+            operations: record.operations,
+        })
     }
 }
 
@@ -148,6 +142,19 @@ mod tests {
         assert_eq!(epd.start.to_fen(), START_FEN);
         assert!(Opening::parse_line("# comment").is_none());
         assert!(Opening::parse_line("   ").is_none());
+    }
+
+    #[test]
+    fn standard_epd_lines_are_openings() {
+        let o = Opening::parse_line(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - bm h2e2; id \"a\";",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(o.start.to_fen(), START_FEN);
+        assert!(o.moves.is_empty());
+        assert_eq!(o.operations.len(), 2);
+        assert_eq!(o.operations[1].operands, ["a"]);
     }
 
     #[test]
