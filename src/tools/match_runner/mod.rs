@@ -16,6 +16,7 @@ mod pool;
 mod recovery;
 mod repeats;
 mod report;
+mod sample_size;
 mod sprt;
 mod stats;
 mod swiss;

@@ -1,9 +1,11 @@
 //! What the runner prints: the live status text of the progress line, and the final summary
 //! (two engines: W/D/L, pentanomial counts, Elo ± 95% error, LOS, SPRT; more engines: standings
-//! with tie-breaks and a crosstable).
+//! with tie-breaks and a crosstable). Below the sample an estimate needs (`sample_size`) the
+//! error bar and LOS are replaced by what is missing, and the SPRT line says from when it decides.
 
 use super::engine_config::EngineConfig;
 use super::format::Format;
+use super::sample_size::{error_bar_shortfall, MIN_SAMPLES};
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{estimate, Trinomial};
 use super::tally::Tally;
@@ -23,20 +25,21 @@ pub fn status_line(engines: &[EngineConfig], tally: &Tally, sprt: Option<&Sprt>)
     if engines.len() == 2 {
         let t = &tally.trinomial;
         let e = tally.elo();
+        let error = match tally.error_bar_shortfall() {
+            Some(_) => "(too few games for an error bar)".to_string(),
+            None => format!("± {}", fmt_error(e.error95)),
+        };
         let mut s = format!(
-            "{} vs {}: {}-{}-{} (W-D-L)  Elo {:+.1} ± {}",
-            engines[0].name,
-            engines[1].name,
-            t.wins,
-            t.draws,
-            t.losses,
-            e.elo,
-            fmt_error(e.error95)
+            "{} vs {}: {}-{}-{} (W-D-L)  Elo {:+.1} {error}",
+            engines[0].name, engines[1].name, t.wins, t.draws, t.losses, e.elo,
         );
         if let Some(sp) = sprt {
             let (llr, _) = tally.sprt(sp);
             let (lo, hi) = sp.bounds();
             let _ = write!(s, "  LLR {llr:.2} ({lo:.2}, {hi:.2})");
+            if tally.samples() < MIN_SAMPLES {
+                let _ = write!(s, ", decides from {MIN_SAMPLES} {}s", tally.sample_kind().0);
+            }
         }
         s
     } else {
@@ -92,18 +95,22 @@ pub fn final_report(
                 p[0], p[1], p[2], p[3], p[4]
             );
         }
-        let _ = writeln!(
-            out,
-            "Elo: {:+.1} ± {} (95%, {} model)  LOS: {:.1}%",
-            e.elo,
-            fmt_error(e.error95),
-            if tally.paired && tally.pentanomial.pairs() > 0 {
-                "pentanomial"
-            } else {
-                "trinomial"
-            },
-            100.0 * e.los
-        );
+        let (unit, model) = tally.sample_kind();
+        let _ = match tally.error_bar_shortfall() {
+            Some(shortfall) => writeln!(
+                out,
+                "Elo: {:+.1} (too few games for an error bar or a LOS: {})",
+                e.elo,
+                shortfall.describe(unit, model)
+            ),
+            None => writeln!(
+                out,
+                "Elo: {:+.1} ± {} (95%, {model} model)  LOS: {:.1}%",
+                e.elo,
+                fmt_error(e.error95),
+                100.0 * e.los
+            ),
+        };
         if let Some(sp) = sprt {
             let (llr, decision) = tally.sprt(sp);
             let (lo, hi) = sp.bounds();
@@ -115,6 +122,10 @@ pub fn final_report(
                 sp.alpha,
                 sp.beta,
                 match stopped {
+                    None if tally.samples() < MIN_SAMPLES => format!(
+                        "no decision before {MIN_SAMPLES} {unit}s ({} played)",
+                        tally.samples()
+                    ),
                     Some(reached) if reached == decision => format!("{reached}, stopped early"),
                     // Games still running when the bound was crossed finish and count, and may
                     // move the LLR back inside the bounds: the decision stands.
@@ -158,6 +169,7 @@ pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
     let table = standings(names.len(), &tally.outcomes, &tally.byes, system);
     let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
     let mut out = String::new();
+    let mut without_error_bar = false;
     let _ = write!(
         out,
         "{:>4} {:<width$} {:>6} {:>5} {:>14} {:>6} {:>6} {:>3} {:>3} ",
@@ -180,6 +192,9 @@ pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
         let e = estimate(&t.distribution());
         let elo = if t.games() == 0 {
             "-".to_string()
+        } else if error_bar_shortfall(&t.distribution()).is_some() {
+            without_error_bar = true;
+            format!("{:+.0} (few)", e.elo)
         } else {
             format!("{:+.0} ± {}", e.elo, fmt_error(e.error95))
         };
@@ -224,6 +239,13 @@ pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
         }
         out.push('\n');
     }
+    if without_error_bar {
+        let _ = writeln!(
+            out,
+            "(few): too few games for an error bar: fewer than {MIN_SAMPLES}, or all with the \
+             same result"
+        );
+    }
     out
 }
 
@@ -231,6 +253,101 @@ pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
 mod tests {
     use super::*;
     use crate::tools::match_runner::tiebreak::Outcome;
+
+    /// A paired tally of engine 0's pairs, each given as its two games' half points.
+    fn paired(pairs: &[(u8, u8)]) -> Tally {
+        let mut tally = Tally::new(true);
+        for (id, &(first, second)) in pairs.iter().enumerate() {
+            for (white, black, mine) in [(0, 1, first), (1, 0, second)] {
+                let white_half_points = if white == 0 { mine } else { 2 - mine };
+                let outcome = Outcome {
+                    white,
+                    black,
+                    white_half_points,
+                };
+                tally.add(outcome, Some(id), "checkmate");
+            }
+        }
+        tally
+    }
+
+    fn names() -> [String; 2] {
+        ["a".to_string(), "b".to_string()]
+    }
+
+    #[test]
+    fn one_pair_gets_no_error_bar_and_no_los() {
+        let tally = paired(&[(2, 1)]);
+        let text = final_report(&names(), &tally, Format::RoundRobin, None, None);
+        assert!(
+            text.contains(
+                "Elo: +190.8 (too few games for an error bar or a LOS: 1 pair of the 10 the \
+                 pentanomial model needs)"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("±") && !text.contains("LOS: 100.0%"),
+            "{text}"
+        );
+        let engine = |name: &str| {
+            let tokens = [format!("name={name}"), "cmd=x".into(), "nodes=100".into()];
+            EngineConfig::from_tokens(&tokens, &[], None).expect("an engine")
+        };
+        let engines = [engine("a"), engine("b")];
+        let status = status_line(&engines, &tally, None);
+        assert!(
+            status.contains("Elo +190.8 (too few games for an error bar)"),
+            "{status}"
+        );
+    }
+
+    #[test]
+    fn identical_pairs_get_no_error_bar() {
+        let tally = paired(&[(1, 1); 12]);
+        let text = final_report(&names(), &tally, Format::RoundRobin, None, None);
+        assert!(
+            text.contains("all 12 pairs alike, and the pentanomial model needs pairs with"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn enough_varied_pairs_get_an_error_bar() {
+        let mut pairs = vec![(2, 1); 4];
+        pairs.extend([(1, 1); 4]);
+        pairs.extend([(0, 1); 2]);
+        let text = final_report(&names(), &paired(&pairs), Format::RoundRobin, None, None);
+        assert!(text.contains("(95%, pentanomial model)  LOS: "), "{text}");
+    }
+
+    #[test]
+    fn an_sprt_on_two_pairs_shows_its_minimum_and_a_modest_llr() {
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid SPRT");
+        for pairs in [[(2, 2), (2, 2)], [(2, 1), (2, 2)]] {
+            let tally = paired(&pairs);
+            let (llr, decision) = tally.sprt(&sprt);
+            assert!(llr.abs() < 0.5, "{pairs:?}: {llr}");
+            assert_eq!(decision, SprtDecision::Continue);
+            let text = final_report(&names(), &tally, Format::RoundRobin, Some(&sprt), None);
+            assert!(
+                text.contains("no decision before 10 pairs (2 played)"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_crosstable_marks_elo_without_an_error_bar() {
+        let tally = paired(&[(2, 1)]);
+        let text = crosstable(&names(), &tally, Format::RoundRobin);
+        assert!(text.contains("+191 (few)"), "{text}");
+        assert!(!text.contains("±"), "{text}");
+        assert!(
+            text.contains("(few): too few games for an error bar"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn a_decision_reached_before_the_last_games_finished_is_still_reported() {

@@ -6,17 +6,21 @@
 //!
 //!     LLR = N (s1 - s0) (2m - s0 - s1) / (2v).
 //!
-//! Empty outcome classes count as 0.001 (Fishtest's regularisation) so that zero variance does
-//! not freeze the LLR, and no decision is taken before `MIN_SAMPLES` samples.
+//! An outcome class not seen yet counts as half a sample in the mean and variance (the
+//! Haldane-Anscombe correction for empty cells), so that a run of identical results neither
+//! freezes the LLR (zero variance) nor sends it to thousands (Fishtest's 0.001 leaves a variance
+//! near 0 to divide by: two won pairs gave an LLR of 15). N stays the number of samples played.
+//! No decision is taken before [`MIN_SAMPLES`] samples (see `sample_size`).
 //!
 //! Samples are game pairs (pentanomial, per-game average score of the pair) when games are
 //! played in pairs, single games (trinomial) otherwise. Bounds: ln(beta/(1-alpha)) and
 //! ln((1-beta)/alpha). The test stops as soon as the LLR leaves the interval.
 
+use super::sample_size::MIN_SAMPLES;
 use super::stats::{moments_f64, score_from_elo};
 
-/// Samples (pairs, or games when unpaired) needed before the test may stop.
-pub const MIN_SAMPLES: u64 = 10;
+/// What an outcome class not seen yet counts as, in samples.
+const UNSEEN_CLASS_WEIGHT: f64 = 0.5;
 
 /// SPRT parameters, validated.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,28 +84,38 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio for a score distribution (pairs or games with their scores).
-    /// Empty outcome classes are counted as 0.001 (Fishtest's regularisation), so that a run
-    /// of identical results (zero variance) still moves the LLR instead of leaving it at 0.
+    /// Empty outcome classes count as half a sample in the mean and variance, so that a run
+    /// of identical results moves the LLR by a finite step per sample.
     pub fn llr(&self, dist: &[(u64, f64)]) -> f64 {
-        if dist.iter().all(|d| d.0 == 0) {
+        let samples: u64 = dist.iter().map(|d| d.0).sum();
+        if samples == 0 {
             return 0.0;
         }
         let regularised: Vec<(f64, f64)> = dist
             .iter()
-            .map(|&(c, s)| (if c == 0 { 1e-3 } else { c as f64 }, s))
+            .map(|&(c, s)| {
+                (
+                    if c == 0 {
+                        UNSEEN_CLASS_WEIGHT
+                    } else {
+                        c as f64
+                    },
+                    s,
+                )
+            })
             .collect();
-        let (n, mean, var) = moments_f64(&regularised);
+        let (_, mean, var) = moments_f64(&regularised);
         if var <= 0.0 {
             return 0.0;
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        samples as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
     /// LLR and decision for a distribution. No decision is taken on fewer than
-    /// [`MIN_SAMPLES`] samples: the normal approximation (and the regularisation of empty
-    /// classes) would otherwise let one or two lopsided pairs end a test.
+    /// [`MIN_SAMPLES`] samples: the normal approximation would otherwise let one or two
+    /// lopsided pairs end a test.
     pub fn evaluate(&self, dist: &[(u64, f64)]) -> (f64, SprtDecision) {
         let llr = self.llr(dist);
         let samples: u64 = dist.iter().map(|d| d.0).sum();
@@ -232,6 +246,38 @@ mod tests {
         };
         assert_eq!(s.evaluate(&few.distribution()).1, SprtDecision::Continue);
         assert_eq!(s.evaluate(&p.distribution()).1, SprtDecision::AcceptH1);
+    }
+
+    #[test]
+    fn a_degenerate_variance_does_not_blow_the_llr_up() {
+        let s = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let (lo, hi) = s.bounds();
+        // Two pairs won twice, or one won and one drawn: no evidence near a bound yet.
+        for counts in [
+            [0, 0, 0, 0, 2],
+            [0, 0, 0, 1, 1],
+            [0, 0, 2, 0, 0],
+            [2, 0, 0, 0, 0],
+        ] {
+            let llr = s.llr(&Pentanomial { counts }.distribution());
+            assert!(llr.abs() < 0.5, "{counts:?}: {llr}");
+            assert!(lo < llr && llr < hi);
+        }
+        // Each further identical pair moves the LLR by a bounded step.
+        let mut previous = 0.0;
+        for n in 1..=40 {
+            let llr = s.llr(
+                &Pentanomial {
+                    counts: [0, 0, 0, 0, n],
+                }
+                .distribution(),
+            );
+            assert!(
+                llr > previous && llr - previous < 1.0,
+                "{n}: {previous} -> {llr}"
+            );
+            previous = llr;
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! W/D/L and pentanomial counts from the first engine's point of view that the Elo estimate and
 //! the SPRT use.
 
+use super::sample_size::{error_bar_shortfall, Shortfall};
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{estimate, EloEstimate, Pentanomial, Trinomial};
 use super::tiebreak::Outcome;
@@ -72,6 +73,25 @@ impl Tally {
         } else {
             self.trinomial.distribution().to_vec()
         }
+    }
+
+    /// What the estimates count, for people: (`pair`, `pentanomial`) or (`game`, `trinomial`).
+    pub fn sample_kind(&self) -> (&'static str, &'static str) {
+        if self.paired && self.pentanomial.pairs() > 0 {
+            ("pair", "pentanomial")
+        } else {
+            ("game", "trinomial")
+        }
+    }
+
+    /// Samples the estimates rest on (pairs, or games).
+    pub fn samples(&self) -> u64 {
+        self.distribution().iter().map(|d| d.0).sum()
+    }
+
+    /// Why the Elo estimate has no error bar (nor LOS) yet; `None` when it has one.
+    pub fn error_bar_shortfall(&self) -> Option<Shortfall> {
+        error_bar_shortfall(&self.distribution())
     }
 
     /// Engine 0's Elo estimate against engine 1.
