@@ -1,4 +1,4 @@
-//! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI loop; the
+//! `cotuong`: the command line. Without a subcommand it runs the engine's UCI/UCCI/XBoard loop; the
 //! subcommands are for people and tools (perft, bench, judge, analyze, play, match, datagen,
 //! train, tune).
 
@@ -10,11 +10,15 @@ use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
 use tools::{analyze, datagen, judge, match_runner, play, stdout, tune};
 
+/// `--version`: the crate's version and the commit it was built from (set by build.rs), so that
+/// a report names the exact build; a build outside git has the version alone.
+const VERSION: &str = env!("COTUONG_VERSION");
+
 #[derive(Parser)]
 #[command(
     name = "cotuong",
-    version,
-    about = "Xiangqi engine (UCI and UCCI) and tools"
+    version = VERSION,
+    about = "Xiangqi engine (UCI, UCCI and XBoard) and tools"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -33,7 +37,7 @@ enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Worker threads splitting the root moves.
+        /// Worker threads splitting the root moves (0: all cores).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Print moves with ranks 1-10 instead of 0-9.
@@ -50,7 +54,8 @@ enum Command {
     /// time, save as PGN; the referee ends the game and names the article of the Law. Works on a
     /// pipe too (one move or command a line).
     Play(play::PlayArgs),
-    /// Play games or a tournament between UCI/UCCI engines (see docs/match-runner.md).
+    /// Play games or a tournament between UCI, UCCI or XBoard engines (see
+    /// docs/match-runner.md).
     Match(match_runner::MatchArgs),
     /// Self-play games with the engine's search, recorded as training data for the network.
     Datagen(datagen::DatagenArgs),
@@ -67,8 +72,8 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
-        /// Search threads (the signature is the 1-thread count).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        /// Search threads, 0 for all cores (the signature is the 1-thread count).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=256))]
         threads: u16,
         /// Table size in MB (the signature is the 16 MB count).
         #[arg(long, default_value_t = bench::BENCH_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
@@ -96,19 +101,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let threads = cotuong::options::threads_or_all_cores(threads);
             let base = if ranks_from_one {
                 RankBase::One
             } else {
                 RankBase::Zero
             };
-            match perft::run(
-                &pos,
-                depth,
-                divide,
-                threads.max(1),
-                base,
-                &mut stdout::writer(),
-            ) {
+            match perft::run(&pos, depth, divide, threads, base, &mut stdout::writer()) {
                 Ok(report) => {
                     let nps = report.nodes as f64 / report.seconds.max(1e-9);
                     eprintln!(
@@ -116,8 +115,8 @@ fn main() -> ExitCode {
                         report.nodes,
                         report.seconds,
                         nps / 1e6,
-                        threads.max(1),
-                        if threads > 1 { "s" } else { "" }
+                        threads,
+                        if threads == 1 { "" } else { "s" }
                     );
                     ExitCode::SUCCESS
                 }
@@ -152,7 +151,7 @@ fn main() -> ExitCode {
             };
             let config = bench::BenchConfig {
                 depth,
-                threads: usize::from(threads),
+                threads: cotuong::options::threads_or_all_cores(usize::from(threads)),
                 hash_mb: hash as usize,
             };
             match bench::run(config, evaluator, &mut stdout::writer()) {
@@ -164,10 +163,13 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Ok(report) => {
+                    let threads = config.threads;
                     eprintln!(
-                        "bench depth {depth}, {threads} threads, {hash} MB: {} nodes in {} ms \
+                        "bench depth {depth}, {threads} thread{}, {hash} MB: {} nodes in {} ms \
                          (not the signature, which is 1 thread and 16 MB)",
-                        report.nodes, report.millis
+                        if threads == 1 { "" } else { "s" },
+                        report.nodes,
+                        report.millis
                     );
                     ExitCode::SUCCESS
                 }

@@ -331,6 +331,27 @@ fn quit_and_the_end_of_input_exit_with_status_zero() {
     );
 }
 
+#[test]
+fn the_saved_game_records_the_engine_level_and_time_control() {
+    let pgn = temp_path("settings.pgn");
+    let input = format!("h2e2\nsave {}\nquit\n", pgn.display());
+    let out = play(&["--nodes", NODES, "--level", "7"], &input);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let saved = std::fs::read_to_string(&pgn).expect("the PGN was written");
+    assert!(saved.contains("[EngineLevel \"Skill Level 7\"]"), "{saved}");
+    assert!(
+        saved.contains(&format!("[TimeControl \"nodes={NODES}\"]")),
+        "{saved}"
+    );
+    // The level and the clock as they stand when the game is saved.
+    let input = format!("level elo 1500\ntime 60+1\nsave {}\nquit\n", pgn.display());
+    let out = play(&["--side", "black", "--nodes", NODES], &input);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let saved = std::fs::read_to_string(&pgn).expect("the PGN was written");
+    assert!(saved.contains("[EngineLevel \"Elo 1500\"]"), "{saved}");
+    assert!(saved.contains("[TimeControl \"60+1\"]"), "{saved}");
+}
+
 /// `tmux` with a private server socket, so that the test never touches anyone else's sessions.
 fn tmux(socket: &str, args: &[&str]) -> Option<Output> {
     Command::new("tmux")
@@ -394,7 +415,21 @@ fn terminal_session() {
     if let Ok(path) = std::env::var("COTUONG_PLAY_CAPTURE") {
         let _ = std::fs::write(Path::new(&path), &screen);
     }
+    // An unsaved game is not lost to one `quit` typed on a terminal; a second one leaves.
+    tmux(&socket, &["send-keys", "-t", "play", "-l", "quit"]);
+    tmux(&socket, &["send-keys", "-t", "play", "Enter"]);
+    let offer = wait_for(&socket, "not saved");
+    tmux(&socket, &["send-keys", "-t", "play", "-l", "quit"]);
+    tmux(&socket, &["send-keys", "-t", "play", "Enter"]);
+    let deadline = Instant::now() + GAME_TIMEOUT;
+    let mut left = false;
+    while !left && Instant::now() < deadline {
+        left = tmux(&socket, &["has-session", "-t", "play"]).is_none_or(|o| !o.status.success());
+        std::thread::sleep(Duration::from_millis(100));
+    }
     tmux(&socket, &["kill-server"]);
+    assert!(offer.contains("The game is not saved"), "{offer}");
+    assert!(left, "the second quit leaves");
     assert!(first.contains("帥") && first.contains("將"), "{first}");
     assert!(screen.contains("You play 炮二平五."), "{screen}");
     assert!(

@@ -23,6 +23,16 @@ use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
 pub const MAX_HASH_MB: i64 = 65_536;
 /// Largest `Threads`.
 pub const MAX_THREADS: i64 = 256;
+
+/// Threads for a request of `n`: 0 means every core, as the `Threads` option and every
+/// `--threads` of the command line read it.
+pub fn threads_or_all_cores(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        n
+    }
+}
 /// Largest `MultiPV`.
 pub const MAX_MULTIPV: i64 = 128;
 /// Largest `Move Overhead` in ms.
@@ -112,12 +122,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
         hidden: false,
         apply: |o, v| {
-            let n: usize = spin(v);
-            o.threads = if n == 0 {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            } else {
-                n
-            };
+            o.threads = threads_or_all_cores(spin(v));
             Effect::Threads
         },
     },

@@ -65,11 +65,11 @@ pub struct JudgeArgs {
     /// .xqf, .cbf, .dhtmlxq, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Judge only this game of the PGN file (from 1).
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Judge only this game of the PGN file (games are counted from 1).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = pgn_file::parse_game_number)]
     pub game: Option<u64>,
-    /// Notation of the moves: auto (detected per game), iccs, wxf, chinese, vietnamese or
-    /// vietnamese-asian.
+    /// Notation of the moves: auto (detected per game), iccs, wxf, chinese, vietnamese,
+    /// vietnamese-asian or san.
     #[arg(long, default_value = "auto", value_parser = NotationChoice::from_str)]
     pub notation: NotationChoice,
     /// Rank numbering of ICCS coordinates: 0 (0-9), 1 (1-10) or auto.
@@ -259,20 +259,34 @@ fn verdict(
                 pos.make_move(mv);
             }
             let _ = writeln!(text, "result * none");
+            let counted = counted_plies_of(&pos, options.no_capture_checks);
+            // The Law counts moves (a move is two plies); the counters are in plies.
+            let limit = match options.no_capture_moves {
+                0 => "the no-capture rule is off".to_string(),
+                moves => format!(
+                    "{} counted toward the limit of {moves} move{} ({})",
+                    plies(u64::from(counted)),
+                    if moves == 1 { "" } else { "s" },
+                    plies(2 * u64::from(moves))
+                ),
+            };
             let _ = writeln!(
                 text,
-                "Not decided after {} plies: {} to move; {} plies without a capture ({} counted \
-                 toward the {}-move limit); no position has occurred {} times",
-                moves.len(),
+                "Not decided after {}: {} to move; {} without a capture ({limit}); no position \
+                 has occurred {} times",
+                plies(moves.len() as u64),
                 pos.side_to_move().name(),
-                pos.no_capture_plies(),
-                counted_plies_of(&pos, options.no_capture_checks),
-                options.no_capture_moves,
+                plies(u64::from(pos.no_capture_plies())),
                 options.repetition_threshold.max(2),
             );
             Ok(None)
         }
     }
+}
+
+/// `n` plies, singular for one.
+fn plies(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
 }
 
 #[cfg(test)]

@@ -55,6 +55,17 @@ impl NotationChoice {
     }
 }
 
+/// `--game N`: a game's number in its file, counted from 1 as every message counts games.
+pub fn parse_game_number(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("games are counted from 1: the first game is --game 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{text}' is not a game number (1 for the first game)"
+        )),
+    }
+}
+
 /// Where game text comes from, as messages name it.
 fn source_name(path: &Path) -> String {
     if path.as_os_str() == "-" {

@@ -84,15 +84,15 @@ pub struct AnalyzeArgs {
     /// game of XQF, CBF or DhtmlXQ (by the extension, else by the content).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Analyze only this game of the PGN file (from 1).
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Analyze only this game of the PGN file (games are counted from 1).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = super::pgn_file::parse_game_number)]
     pub game: Option<u64>,
     /// Notation the games, and the bm/am moves of a test suite, are written in: auto (detected
     /// per game, per move of a suite), iccs, wxf, chinese, vietnamese, vietnamese-asian or san.
     #[arg(long, default_value = "auto", value_parser = NotationChoice::from_str)]
     pub input_notation: NotationChoice,
-    /// Notation of the output: iccs, wxf, chinese, vietnamese or vietnamese-asian (default: a
-    /// game's own notation; WXF for positions).
+    /// Notation of the output: iccs, wxf, chinese, vietnamese, vietnamese-asian or san
+    /// (default: a game's own notation; WXF for positions).
     #[arg(long, value_parser = parse_notation)]
     pub notation: Option<Notation>,
     /// Output form.
@@ -105,7 +105,7 @@ pub struct AnalyzeArgs {
     /// are several).
     #[arg(long, value_name = "FILE.svg", requires = "pgn")]
     pub graph: Option<PathBuf>,
-    /// Depth per position (the default when no limit is given).
+    /// Depth per position (default: 12 when no limit is given).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Milliseconds per position.
@@ -114,8 +114,8 @@ pub struct AnalyzeArgs {
     /// Nodes per position.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    /// Search threads (0: all cores).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=256))]
     pub threads: u64,
     /// Hash table size (MB).
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
@@ -229,7 +229,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         thresholds,
     };
     let hash = usize::try_from(args.hash).unwrap_or(DEFAULT_HASH_MB);
-    let threads = usize::try_from(args.threads).unwrap_or(1);
+    let threads =
+        cotuong::options::threads_or_all_cores(usize::try_from(args.threads).unwrap_or(1));
     let mut analyst = Analyst::new(&run.limits, hash, threads)?;
     let info_notation = args.show_info.then(|| match &input {
         Input::Positions(_) => run.position_notation(),

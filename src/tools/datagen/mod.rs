@@ -49,7 +49,8 @@ pub struct DatagenArgs {
     /// Games to play in all (with --append: the total the file should reach).
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
-    /// Index of the first game (a shard): the run plays games N to N+games-1 of the seed. The
+    /// Index of the first game, counted from 0 as the seed's random streams are (a shard): the
+    /// run plays games N to N+games-1 of the seed. The
     /// files of consecutive shards, concatenated in order, are byte for byte the file of one run
     /// over all their games (the data file has no header).
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -61,7 +62,7 @@ pub struct DatagenArgs {
     /// Seed of the run: game i uses random stream i of this seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at the same time, one search thread each (default: all cores).
+    /// Games played at the same time, one search thread each (default, or 0: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Soft node limit per move: no new iteration starts after this many nodes.
@@ -118,7 +119,8 @@ pub struct DatagenArgs {
     /// Recorded plies after which a game is drawn.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// Continue the file: keep its complete games and play the rest of the run.
+    /// Continue the file: keep its complete games and play the rest of the run. The run's
+    /// settings are checked against FILE.cmd, which datagen writes beside the file it starts.
     #[arg(long)]
     pub append: bool,
     /// No progress bar.
@@ -246,10 +248,7 @@ fn settled_tails(game: &PlayedGame) -> (usize, usize) {
 /// Runs `cotuong datagen`; an error message for bad arguments or I/O failures.
 pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let config = game_config(args)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = cotuong::options::threads_or_all_cores(args.threads.unwrap_or(0));
     let evaluator = Evaluator::from_choice(&args.eval)?;
     let settings = RunSettings::of(args, &evaluator);
     if args.first_game.checked_add(args.games).is_none() {
@@ -264,6 +263,10 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
             ));
         }
         return super::stdout::print(&format!("datagen: arguments are valid ({settings})\n"));
+    }
+    if args.games == 0 {
+        eprintln!("datagen: --games 0, no game to play: nothing written");
+        return Ok(());
     }
     let mut writer = OrderedWriter::open(&args.out, &settings, args.append)?;
     let first = writer.games_in_file();

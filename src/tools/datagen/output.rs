@@ -119,8 +119,18 @@ impl OrderedWriter {
             ));
         }
         if exists {
-            let recorded = std::fs::read_to_string(&sidecar)
-                .map_err(|e| format!("cannot read {}: {e}", sidecar.display()))?;
+            let recorded = std::fs::read_to_string(&sidecar).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => format!(
+                    "cannot continue {}: its settings file {} is missing. datagen writes the run's \
+                     settings (seed, nodes, openings, evaluation, ...) there when it starts a \
+                     file, and --append needs them to play the same run on; without it, write \
+                     the games to a new file (the files of runs with other seeds join by \
+                     concatenation)",
+                    path.display(),
+                    sidecar.display()
+                ),
+                _ => format!("cannot read {}: {e}", sidecar.display()),
+            })?;
             let recorded = recorded
                 .lines()
                 .find_map(|l| l.strip_prefix(SETTINGS_PREFIX))

@@ -44,9 +44,9 @@ pub struct MatchArgs {
 }
 
 const ENGINE_HELP: &str = "An engine, as key=value settings: cmd=PROGRAM (words after the first \
-are arguments), arg=ARG, dir=DIR, name=NAME, proto=uci|ucci, ranks=0|1 (move ranks 0-9 or 1-10), \
-letters=nb|he (FEN letters), option.NAME=VALUE, and a time control tc=/st=/nodes=/depth=. Give \
---engine once per engine.";
+are arguments), arg=ARG, dir=DIR, name=NAME, proto=uci|ucci|xboard, ranks=0|1 (move ranks 0-9 \
+or 1-10), letters=nb|he (FEN letters), option.NAME=VALUE, and a time control \
+tc=/st=/nodes=/depth=. Give --engine once per engine.";
 
 impl clap::Args for MatchArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
@@ -122,7 +122,8 @@ struct MatchOptions {
     #[arg(long, default_value_t = 2)]
     games: usize,
     /// Opening file: one FEN or EPD per line (EPD operations such as id are read and not
-    /// used), optionally followed by "moves ..." (ICCS, ranks 0-9).
+    /// used), optionally followed by "moves ..." (ICCS, ranks 0-9). Default: the initial
+    /// position only.
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Use the openings in a random order fixed by --seed.

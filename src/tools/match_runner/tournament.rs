@@ -389,7 +389,7 @@ impl Runner {
                 let Some(saved) = self.state.games.iter().find(|g| g.game_id == job.game_id) else {
                     return Err(format!(
                         "game {} of round {} has no result",
-                        job.game_id,
+                        job.game_id + 1,
                         r + 1
                     ));
                 };

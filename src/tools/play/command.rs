@@ -63,12 +63,12 @@ pub const HELP: &[&str] = &[
     "  movetime MS      the engine thinks MS milliseconds a move (the default: 1000)",
     "  nodes N          the engine searches N nodes a move",
     "  fen [FEN|startpos]  a new game from a position (fen alone: show the position)",
-    "  save FILE        write the game as PGN",
+    "  save FILE        write the game as PGN, with the engine's level and time",
     "  flip             turn the board round",
     "  draw             offer a draw, or accept the engine's offer",
     "  resign           give up the game",
     "  help             this list",
-    "  quit             leave (end of input too)",
+    "  quit             leave (end of input too); an unsaved game asks first",
 ];
 
 /// A whole number of `what`, for the error message.

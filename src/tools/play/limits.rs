@@ -57,6 +57,22 @@ impl FromStr for TimeControl {
     }
 }
 
+impl TimeControl {
+    /// The PGN `TimeControl` tag, written as `cotuong match` writes it: `60+1` (seconds),
+    /// `st=1` (seconds a move) or `nodes=20000`.
+    pub fn pgn_tag(&self) -> String {
+        let secs = |ms: u64| ms as f64 / MS_PER_SECOND;
+        match *self {
+            TimeControl::MoveTime(ms) => format!("st={}", secs(ms)),
+            TimeControl::Nodes(n) => format!("nodes={n}"),
+            TimeControl::Clock { base_ms, inc_ms: 0 } => format!("{}", secs(base_ms)),
+            TimeControl::Clock { base_ms, inc_ms } => {
+                format!("{}+{}", secs(base_ms), secs(inc_ms))
+            }
+        }
+    }
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -88,6 +104,11 @@ impl EngineClock {
             _ => 0,
         };
         EngineClock { control, left_ms }
+    }
+
+    /// The time control, whatever the clock shows.
+    pub fn control(&self) -> TimeControl {
+        self.control
     }
 
     /// The clock set back to its start (a new game).

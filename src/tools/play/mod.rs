@@ -59,7 +59,7 @@ pub struct PlayArgs {
     /// The side you play.
     #[arg(long, value_enum, default_value = "red")]
     pub side: SideArg,
-    /// Engine strength: `Skill Level` 0-20 (20, the default, is full strength).
+    /// Engine strength: `Skill Level` 0-20 (default 20, full strength).
     #[arg(long, value_name = "N")]
     pub level: Option<String>,
     /// Engine strength as an Elo rating (`UCI_Elo` with `UCI_LimitStrength`).
@@ -74,15 +74,15 @@ pub struct PlayArgs {
     /// The engine searches this many nodes a move (the same moves every run).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Start position: a FEN, or `startpos`.
+    /// Start position: a FEN, or `startpos` (the default).
     #[arg(long)]
     pub fen: Option<String>,
     /// Pieces as FEN letters (upper case Red) instead of Chinese characters; moves are then
     /// printed in WXF notation unless --notation says otherwise.
     #[arg(long)]
     pub ascii: bool,
-    /// Notation of the moves printed (default chinese): iccs, wxf, chinese, vietnamese or
-    /// vietnamese-asian. Moves are read in any of them.
+    /// Notation of the moves printed (default chinese): iccs, wxf, chinese, vietnamese,
+    /// vietnamese-asian or san. Moves are read in any of them.
     #[arg(long, value_parser = Notation::from_str)]
     pub notation: Option<Notation>,
 }
@@ -131,7 +131,16 @@ struct Session {
     prompt: bool,
     /// Why standard output could not be written (closed, or a full disk): nothing more to say.
     output_error: Option<String>,
+    /// The engine's strength as the PGN records it (`Skill Level 20`, `Elo 1500`).
+    level: String,
+    /// The game as last saved (start, moves, ending), to tell whether `quit` would lose it.
+    saved: Option<GameSnapshot>,
+    /// The last command was a `quit` that was answered with the offer to save.
+    quit_offered: bool,
 }
+
+/// What `save` wrote of a game: start position, moves and ending.
+type GameSnapshot = (String, Vec<engine_core::Move>, Option<Ending>);
 
 /// A score of the side to move for people: pawns from `viewer`'s side, or a mate.
 fn score_text(score: i32, side_to_move: Color, viewer: Color) -> String {
@@ -186,6 +195,11 @@ impl Session {
             Notation::Chinese
         });
         let human = color_of(args.side);
+        let level = match (&args.level, &args.elo) {
+            (_, Some(elo)) => format!("Elo {}", elo.trim()),
+            (Some(level), None) => format!("Skill Level {}", level.trim()),
+            (None, None) => format!("Skill Level {}", cotuong::options::MAX_SKILL_LEVEL),
+        };
         Ok(Session {
             rules: opponent.options().rules.clone(),
             opponent,
@@ -199,6 +213,9 @@ impl Session {
             engine_offers_draw: false,
             prompt: std::io::stdin().is_terminal(),
             output_error: None,
+            level,
+            saved: None,
+            quit_offered: false,
         })
     }
 
@@ -259,6 +276,7 @@ impl Session {
     }
 
     fn handle(&mut self, line: &str) -> Flow {
+        let quit_offered = std::mem::take(&mut self.quit_offered);
         let cmd = match command::parse(line) {
             Ok(c) => c,
             Err(e) => {
@@ -329,9 +347,28 @@ impl Session {
                     self.say(line);
                 }
             }
+            // A game typed on a terminal is not thrown away by one word; a script means it.
+            Command::Quit if self.prompt && !quit_offered && self.unsaved() => {
+                self.say("The game is not saved: 'save FILE' keeps it, 'quit' again leaves.");
+                self.quit_offered = true;
+            }
             Command::Quit => return Flow::Quit,
         }
         Flow::Continue
+    }
+
+    /// The game as `save` would write it now.
+    fn snapshot(&self) -> GameSnapshot {
+        (
+            self.game.start().to_fen(),
+            self.game.moves().to_vec(),
+            self.ending.clone(),
+        )
+    }
+
+    /// Whether the game has moves that no `save` has written.
+    fn unsaved(&self) -> bool {
+        !self.game.moves().is_empty() && self.saved.as_ref() != Some(&self.snapshot())
     }
 
     /// Says so when the game is over; true then.
@@ -582,7 +619,10 @@ impl Session {
                 .map(|()| format!("Elo {n}")),
         };
         match set {
-            Ok(what) => self.say(&format!("The engine plays at {what}.")),
+            Ok(what) => {
+                self.say(&format!("The engine plays at {what}."));
+                self.level = what;
+            }
             Err(e) => self.say(&format!("? {e}")),
         }
     }
@@ -592,10 +632,25 @@ impl Session {
             Color::Red => (PLAYER_NAME, ENGINE_NAME),
             Color::Black => (ENGINE_NAME, PLAYER_NAME),
         };
-        let text = record::pgn_text(&self.game, red, black, self.ending.as_ref(), self.notation);
+        let engine = record::EngineSettings {
+            level: &self.level,
+            time_control: self.clock.control().pgn_tag(),
+        };
+        let text = record::pgn_text(
+            &self.game,
+            red,
+            black,
+            self.ending.as_ref(),
+            self.notation,
+            &engine,
+        );
         match write_output(path, text.as_bytes()) {
-            Ok(()) if path == std::path::Path::new("-") => {}
-            Ok(()) => self.say(&format!("Saved the game to {}.", path.display())),
+            Ok(()) => {
+                self.saved = Some(self.snapshot());
+                if path != std::path::Path::new("-") {
+                    self.say(&format!("Saved the game to {}.", path.display()));
+                }
+            }
             Err(e) => self.say(&format!("? {e}")),
         }
     }

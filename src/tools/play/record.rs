@@ -1,8 +1,8 @@
 //! The game of `cotuong play` as PGN (`save FILE`): the players as `[Red]`/`[Black]`,
-//! `[Variant "xiangqi"]`, the start position when it is not the initial one, the result with its
-//! termination and reason, and the moves in the notation the game is shown in (its `[Format]`
-//! tag tells readers which), written with engine-core's PGN writer so that `cotuong judge` reads
-//! it back.
+//! `[Variant "xiangqi"]`, the engine's level and time control, the start position when it is
+//! not the initial one, the result with its termination and reason, and the moves in the
+//! notation the game is shown in (its `[Format]` tag tells readers which), written with
+//! engine-core's PGN writer so that `cotuong judge` reads it back.
 
 use cotuong::game::Game;
 use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
@@ -34,14 +34,23 @@ impl Ending {
     }
 }
 
+/// How the engine played, as the PGN records it.
+pub struct EngineSettings<'a> {
+    /// Its strength: `Skill Level 20`, `Elo 1500`.
+    pub level: &'a str,
+    /// The `TimeControl` tag: `60+1`, `st=1`, `nodes=20000`.
+    pub time_control: String,
+}
+
 /// The PGN text of `game` between `red` and `black`, ended by `ending` (`None`: still going,
-/// result `*`), its moves written in `notation`.
+/// result `*`), its moves written in `notation`; `engine` says how the engine played.
 pub fn pgn_text(
     game: &Game,
     red: &str,
     black: &str,
     ending: Option<&Ending>,
     notation: Notation,
+    engine: &EngineSettings,
 ) -> String {
     let result = ending.map_or("*", |e| e.result.pgn());
     let mut out = String::new();
@@ -54,6 +63,9 @@ pub fn pgn_text(
     write_tag(&mut out, "Result", result);
     write_tag(&mut out, "Variant", "xiangqi");
     write_tag(&mut out, "Format", format_tag(notation));
+    // The time control applies to the engine only: the player's own time is not counted.
+    write_tag(&mut out, "TimeControl", &engine.time_control);
+    write_tag(&mut out, "EngineLevel", engine.level);
     let start = game.start();
     let start_fen = start.to_fen();
     if start_fen != START_FEN {
@@ -114,7 +126,18 @@ mod tests {
             rule: Some(RuleId::Checkmate),
             reason: "Red wins: Black is checkmated after ply 1 (Điều 7 win a)".into(),
         };
-        let text = pgn_text(&game, "Human", "Cotuong", Some(&ending), Notation::Chinese);
+        let engine = EngineSettings {
+            level: "Skill Level 5",
+            time_control: "60+1".to_string(),
+        };
+        let text = pgn_text(
+            &game,
+            "Human",
+            "Cotuong",
+            Some(&ending),
+            Notation::Chinese,
+            &engine,
+        );
         for tag in [
             "[Red \"Human\"]",
             "[Black \"Cotuong\"]",
@@ -123,6 +146,8 @@ mod tests {
             "[Format \"Chinese\"]",
             "[SetUp \"1\"]",
             "[Termination \"normal\"]",
+            "[TimeControl \"60+1\"]",
+            "[EngineLevel \"Skill Level 5\"]",
         ] {
             assert!(text.contains(tag), "{tag} in {text}");
         }

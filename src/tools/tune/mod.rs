@@ -66,7 +66,8 @@ pub struct TuneArgs {
     /// Iterations of the run: game pairs, N in the schedules.
     #[arg(long, default_value_t = 10_000)]
     iterations: u64,
-    /// Nodes per move (the default limit; fixed nodes keep results independent of the machine).
+    /// Nodes per move (default 5000 when no --tc is given; fixed nodes keep results independent
+    /// of the machine).
     #[arg(long)]
     nodes: Option<u64>,
     /// A clock instead of nodes: [moves/]seconds[+increment], e.g. 5+0.05.

@@ -150,7 +150,10 @@ impl fmt::Display for DataError {
         write!(
             f,
             "byte {} (game {} starting at byte {}): {}",
-            self.offset, self.game_index, self.game_offset, self.kind
+            self.offset,
+            self.game_index + 1,
+            self.game_offset,
+            self.kind
         )
     }
 }
@@ -240,6 +243,13 @@ impl<R: Read> GameReader<R> {
         let got = self.fill(&mut header).map_err(|e| self.io_error(0, &e))?;
         if got == 0 {
             return Ok(None);
+        }
+        // A short file that is not game records at all is named so, not "cut short".
+        let seen = got.min(MAGIC.len());
+        if header[..seen] != MAGIC[..seen] {
+            let mut magic = [0u8; 3];
+            magic[..seen].copy_from_slice(&header[..seen]);
+            return Err(self.error(0, DataErrorKind::BadMagic(magic)));
         }
         if got < HEADER_BYTES {
             return Err(self.error(

@@ -216,9 +216,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Worker threads (default: all cores). Results do not depend on it. With --stream one more
-    /// thread reads the data.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads (default, or 0: all cores). Results do not depend on it. With --stream one
+    /// more thread reads the data.
+    #[arg(long)]
     pub threads: Option<u32>,
 
     /// Fixed parts of each batch whose gradients are summed in order; results depend on it (and

@@ -1,6 +1,6 @@
 //! Why a training run failed.
 
-use crate::data::DataError;
+use crate::data::{DataError, DataErrorKind};
 use nnue::format::NetError;
 use std::fmt;
 use std::io;
@@ -63,7 +63,18 @@ impl fmt::Display for TrainError {
             TrainError::Read { path, error } => {
                 write!(f, "cannot read {}: {error}", path.display())
             }
-            TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::Data { path, error } => match error.kind {
+                DataErrorKind::BadMagic(m) if error.game_index == 0 => write!(
+                    f,
+                    "{} is not game records (`cotuong datagen --out` writes them): it starts \
+                     with bytes {:02x} {:02x} {:02x}, not \"XQG\"",
+                    path.display(),
+                    m[0],
+                    m[1],
+                    m[2]
+                ),
+                _ => write!(f, "{}: {error}", path.display()),
+            },
             TrainError::NoPositions => write!(
                 f,
                 "no training positions: the data is empty or the filters keep nothing"

@@ -184,9 +184,10 @@ fn check_writable_dir(path: &std::path::Path) -> Result<(), TrainError> {
 /// ```
 pub fn run(args: &Args) -> Result<TrainReport, TrainError> {
     validate(args)?;
+    // 0 means every core, as for the engine's `Threads` and every other `--threads`.
     let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t) if t > 0 => t as usize,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
