@@ -19,7 +19,7 @@
 //!
 //! The options map onto the two parts: UCI `Skill Level` sets both; `UCI_LimitStrength` with
 //! `UCI_Elo` sets both to the level of that rating on the measured ladder ([`level_of_elo`],
-//! [`SKILL_ELO`]);
+//! [`SKILL_ELO`]; the ladder's measurements are in `docs/results.md` and `bench/strength/`);
 //! UCCI `knowledge` caps the effort and `randomness` the choice. Where several apply, the weakest
 //! wins (see `Options::strength`).
 
@@ -51,9 +51,10 @@ pub const CANDIDATE_LINES: usize = 4;
 /// (Debian's Fairy-Stockfish at full strength and at its `Skill Level` 0, MaxQi, SjaakII), and
 /// `bench/strength/report.py` fitted one rating per level and anchor with Fairy-Stockfish at full
 /// strength fixed at 2000; the levels between were interpolated. The scale is the calibration's
-/// own, not a human rating list, and the error bars are wide (about ±120-400 Elo per match, see
-/// the README's ladder). Strictly increasing; `UCI_Elo` between two entries interpolates between
-/// their levels.
+/// own, not a human rating list, and the error bars are wide (about ±120-400 Elo per match: the
+/// ladder's table is in `docs/results.md`, "Strength levels: the ladder", and its runs in
+/// `bench/strength/README.md`). Strictly increasing; `UCI_Elo` between two entries interpolates
+/// between their levels.
 pub const SKILL_ELO: [i32; 21] = [
     526, 560, 594, 629, 663, 765, 866, 968, 1069, 1200, 1330, 1461, 1591, 1678, 1764, 1850, 1937,
     1983, 2029, 2074, 2120,
