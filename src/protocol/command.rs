@@ -97,6 +97,8 @@ pub enum Command {
         /// Depth override.
         depth: Option<u32>,
     },
+    /// `help`: the dialects and the extra commands, for a person.
+    Help,
     /// `quit`.
     Quit,
     /// An empty line.
@@ -206,6 +208,7 @@ pub fn common(word: &str, rest: &[&str]) -> Option<Result<Command, String>> {
         "quit" => Ok(Command::Quit),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
+        "help" => Ok(Command::Help),
         "bench" => match rest.first() {
             None => Ok(Command::Bench { depth: None }),
             Some(t) => number("bench", Some(t)).map(|d| Command::Bench { depth: Some(d) }),

@@ -14,6 +14,7 @@
 
 pub mod command;
 pub mod dialect;
+pub mod help;
 pub mod output;
 pub mod parse;
 pub mod rank_hint;
@@ -103,7 +104,8 @@ fn spawn_input(
                     }
                 };
                 let first = line.split_whitespace().next();
-                if dialect.is_none() && first.is_some() {
+                // `help` is for a person still choosing: it leaves the choice open.
+                if dialect.is_none() && first.is_some() && first != Some("help") {
                     dialect = Some(match first {
                         Some("ucci") => Dialect::Ucci,
                         Some("xboard") => Dialect::Xboard,
@@ -122,8 +124,16 @@ fn spawn_input(
         .map(|_| ())
 }
 
-/// Runs a session on stdin and stdout until `quit` or end of input.
+/// Runs a session on stdin and stdout until `quit` or end of input; a person at a terminal is
+/// greeted first, on stderr.
 pub fn run() {
+    use std::io::IsTerminal;
+    if help::greets(
+        std::io::stdin().is_terminal(),
+        std::io::stderr().is_terminal(),
+    ) {
+        eprintln!("{}", help::greeting());
+    }
     run_with(std::io::stdin(), Output::stdout());
 }
 
@@ -144,6 +154,10 @@ pub fn run_with(input: impl Read + Send + 'static, out: Output) {
             Some(s) => s,
             None => {
                 if msg == Ok(Command::Nothing) {
+                    continue;
+                }
+                if msg == Ok(Command::Help) {
+                    out.lines(&help::lines(None));
                     continue;
                 }
                 let made = if matches!(msg, Ok(Command::Xboard(_))) {

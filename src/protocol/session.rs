@@ -183,6 +183,7 @@ impl Session {
                     self.error(&e);
                 }
             }
+            Command::Help => self.out.lines(&super::help::lines(Some(self.dialect))),
             Command::Xboard(_) => self.error("an XBoard command in a UCI or UCCI session"),
             Command::Quit => {
                 self.engine.quit();

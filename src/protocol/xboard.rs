@@ -161,6 +161,7 @@ pub fn parse(line: &str) -> Command {
         "analyze" => XCommand::Analyze,
         "exit" => XCommand::Exit,
         "." => XCommand::Status,
+        "help" => XCommand::Help,
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "white"
         | "black" | "otherclock" | "easyclock" => XCommand::Ignored,
         w if looks_like_move(w) && args.is_empty() => XCommand::UserMove(w.to_string()),

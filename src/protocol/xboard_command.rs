@@ -78,6 +78,8 @@ pub enum XCommand {
     Analyze,
     /// `exit`: leave analysis.
     Exit,
+    /// `help`: the dialects and the extra commands (not a CECP command; answered as comments).
+    Help,
     /// `.`: an analysis status update.
     Status,
     /// Sent by the session to itself after its own move: start pondering on that game.

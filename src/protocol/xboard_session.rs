@@ -365,6 +365,9 @@ impl XboardSession {
             }
             XCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             XCommand::Ping(n) => self.out.line(&format!("pong {n}")),
+            XCommand::Help => self
+                .out
+                .lines(&super::help::lines(Some(super::Dialect::Xboard))),
             XCommand::MoveNow => {
                 if self.shared().purpose == Purpose::Move {
                     self.engine.stop();
