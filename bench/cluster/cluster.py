@@ -167,7 +167,27 @@ def ship_match_args(args, bundle):
     return out
 
 
+def is_loopback(ip):
+    return ip == "localhost" or ip.startswith("127.")
+
+
+def check_node_ip(ip):
+    """Fails unless this machine can listen on `ip` and reach itself there: Ray's nodes retry
+    an address they cannot reach for minutes, this says so in seconds."""
+    try:
+        with socket.create_server((ip, 0)) as server:
+            with socket.create_connection(server.getsockname()[:2], timeout=3):
+                pass
+    except OSError as e:
+        fail(f"--node-ip {ip} cannot be used for the local cluster: {e}")
+
+
 def start_ray(opts):
+    if not opts.address and is_loopback(opts.node_ip):
+        # ray.init rewrites 127.0.0.1 in the address it joins into the machine's own address
+        # (found by routing towards 8.8.8.8), which a firewall may block; with this switch, read
+        # when ray is imported, that lookup answers 127.0.0.1 and nothing leaves loopback.
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     try:
         import ray
     except ImportError as e:
@@ -179,13 +199,21 @@ def start_ray(opts):
             fail(f"cannot join the Ray cluster at {opts.address}: {str(e).splitlines()[0]}")
         return ray, None
     from ray.cluster_utils import Cluster
-    # Every node on loopback; the head takes no task, each worker node one task at a time.
+    # Every node and the driver on --node-ip; the head takes no task, each worker node one task
+    # at a time.
     ip = opts.node_ip
-    cluster = Cluster(initialize_head=True,
-                      head_node_args={"num_cpus": 0, "node_ip_address": ip, "include_dashboard": False})
-    for _ in range(opts.local_nodes or 1):
-        cluster.add_node(num_cpus=1, node_ip_address=ip)
-    ray.init(address=cluster.address, log_to_driver=False)
+    check_node_ip(ip)
+    cluster = None
+    try:
+        cluster = Cluster(initialize_head=True,
+                          head_node_args={"num_cpus": 0, "node_ip_address": ip, "include_dashboard": False})
+        for _ in range(opts.local_nodes or 1):
+            cluster.add_node(num_cpus=1, node_ip_address=ip)
+        ray.init(address=cluster.address, _node_ip_address=ip, log_to_driver=False)
+    except Exception as e:  # Ray raises several kinds for nodes that cannot start or meet.
+        if cluster:
+            cluster.shutdown()
+        fail(f"cannot start a local Ray cluster on {ip}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
     return ray, cluster
 
 
@@ -422,7 +450,7 @@ def main():
     where.add_argument("--address", help="join a running Ray cluster at HOST:PORT")
     where.add_argument("--local-nodes", type=int, help="start a local cluster of N worker nodes")
     parser.add_argument("--node-ip", default="127.0.0.1",
-                        help="address the local cluster's nodes bind (default 127.0.0.1)")
+                        help="address of the local cluster's nodes and its driver (default 127.0.0.1)")
     parser.add_argument("--binary", default=BINARY_DEFAULT, help="the cotuong binary to ship")
     sub = parser.add_subparsers(dest="command", required=True)
     dg = sub.add_parser("datagen", help="datagen shards joined into one file")

@@ -7,7 +7,9 @@ it in a network namespace that has only loopback):
 - a fixed-node match over 2 slices merges to the pentanomial counts and W-D-L of one run;
 - an SPRT match (full strength against Skill Level 0) stops at its decision and cancels the
   slices not finished;
-- bad input gives one error line, no traceback and nothing written.
+- bad input gives one error line, no traceback and nothing written;
+- where the machine's own address cannot be reached, a local cluster still runs on --node-ip,
+  and one whose --node-ip cannot be reached fails within seconds with one error line.
 """
 
 import json
@@ -182,10 +184,57 @@ def bad_inputs(tmp):
     check("bad inputs: one error line each, nothing written", started)
 
 
+# A namespace whose own address (the one Ray finds by routing towards 8.8.8.8) cannot be
+# reached: it sits on lo with its local route deleted, so a connection to it times out, as
+# behind a firewall. Anything of the cluster that strays from --node-ip hangs here.
+UNREACHABLE_OWN_ADDRESS = """set -e
+ip link set lo up
+ip addr add 192.0.2.77/32 dev lo
+ip route add default dev lo src 192.0.2.77
+ip route del local 192.0.2.77 table local
+exec "$@"
+"""
+
+
+def behind_a_firewall(*words, timeout=300):
+    started = time.time()
+    # A session of its own, so that a hang is killed with every Ray process it started.
+    proc = subprocess.Popen(["unshare", "--net", "bash", "-c", UNREACHABLE_OWN_ADDRESS, "bash", sys.executable,
+                             os.path.join(HERE, "cluster.py"), "--binary", BINARY, *words],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+        raise AssertionError(f"cluster.py {' '.join(words)} still running after {timeout} s")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), time.time() - started
+
+
+def stays_on_node_ip(tmp):
+    started = time.time()
+    out = os.path.join(tmp, "firewalled.xqg")
+    run, _ = behind_a_firewall("--local-nodes", "2", "datagen", "--shards", "2", "--out", out, "--",
+                               *DATAGEN)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "192.0.2.77" not in run.stderr, run.stderr[-3000:]
+    assert read(out) == one_datagen(tmp, DATAGEN, "firewalled-one.xqg")
+    # Nodes on an address nobody answers on (the unreachable one, one not on this machine):
+    # one error line within seconds, nothing written.
+    bad = os.path.join(tmp, "unreachable.xqg")
+    for ip in ("192.0.2.77", "192.0.2.99"):
+        run, seconds = behind_a_firewall("--local-nodes", "1", "--node-ip", ip, "datagen", "--shards", "2",
+                                         "--out", bad, "--", *DATAGEN, timeout=120)
+        assert run.returncode == 2 and run.stderr.startswith(f"error: --node-ip {ip} "), run.stderr[-3000:]
+        assert run.stderr.count("\n") <= 2 and "Traceback" not in run.stderr, run.stderr[-3000:]
+        assert not os.path.exists(bad) and seconds < 20, (seconds, run.stderr[-3000:])
+    check("behind a firewall: the cluster and its driver stay on --node-ip", started)
+
+
 def main():
     only = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
-        for test in (bad_inputs, shards_equal_one_run, killed_shard_is_retried, slices_merge_to_one_run,
+        for test in (bad_inputs, stays_on_node_ip, shards_equal_one_run, killed_shard_is_retried, slices_merge_to_one_run,
                      sprt_stops_and_cancels):
             if not only or test.__name__ in only:
                 test(tmp)
