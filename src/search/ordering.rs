@@ -192,6 +192,12 @@ impl MovePicker {
         self.place
     }
 
+    /// Whether the move last yielded is a capture set aside as losing (by SEE).
+    #[inline(always)]
+    pub fn is_bad_capture(&self) -> bool {
+        self.stage == Stage::BadCaptures
+    }
+
     /// From now on, quiet moves (the killers and the counter-move among them) are passed over
     /// unless they give check; each still counts for the places of the moves after it. The main
     /// search asks this once move-count pruning would prune every later quiet move that does
@@ -649,5 +655,25 @@ mod tests {
         assert_eq!(order.last().map(|&(mv, _)| mv), Some(capture));
         // In quiescence it is the only move, and the search judges its SEE.
         assert_eq!(picked(&pos, &history, &node, false, None), [(capture, 1)]);
+    }
+
+    #[test]
+    fn the_picker_says_when_it_yields_a_losing_capture() {
+        // The chariot takes the defended soldier (losing), or the undefended one on a6.
+        let pos = Position::from_fen("3k5/4r4/9/p3p4/9/9/9/R3R4/9/5K3 w - - 0 1").unwrap();
+        let history = History::default();
+        let losing = pos.parse_move("e2e6", engine_core::RankBase::Zero).unwrap();
+        let winning = pos.parse_move("a2a6", engine_core::RankBase::Zero).unwrap();
+        let none = Move::NULL;
+        let cont = Continuation::default();
+        let mut picker = MovePicker::main_search(&pos, none, none, [none; 2], none, cont);
+        let mut flagged = Vec::new();
+        while let Some(mv) = picker.next(&pos, &history) {
+            if picker.is_bad_capture() {
+                flagged.push(mv);
+            }
+            assert!(mv != winning || !picker.is_bad_capture());
+        }
+        assert_eq!(flagged, [losing]);
     }
 }

@@ -26,6 +26,13 @@ const TRIED_MOVES_KEPT: usize = 64;
 /// With several threads, moves another thread is searching are put off at nodes at least this
 /// deep (see `deferral`).
 const DEFER_MIN_DEPTH: i32 = 3;
+/// Plies of extra late-move reduction at expected cut nodes.
+const CUT_NODE_REDUCTION: i32 = 2;
+/// A reduced move whose zero-window score beats the best so far by this much (plus two per
+/// ply of depth) is re-searched one ply deeper than planned ...
+const DEEPER_RESEARCH_MARGIN: i32 = 20;
+/// ... and one that beats it by less than this one ply shallower.
+const SHALLOWER_RESEARCH_MARGIN: i32 = 5;
 
 impl Worker<'_> {
     /// Principal variation search of one node, keeping the history-dependence trackers
@@ -115,6 +122,9 @@ impl Worker<'_> {
         let (key, key_folded) = self.tt_key();
         let tte = self.tt.probe(key);
         let tt_move = tte.map_or(Move::NULL, |e| e.mv);
+        // On a principal variation now or when the entry was stored ("ttPv"): such nodes are
+        // pruned and reduced less.
+        let tt_pv = pv_node || tte.is_some_and(|e| e.pv);
         if excluded.is_null() {
             if let Some(s) = Self::tt_cutoff(tte, depth, ply, alpha, beta, kind) {
                 if !(repeated && is_mate(s)) {
@@ -147,8 +157,11 @@ impl Worker<'_> {
             && static_eval > self.frames[ply - 2].static_eval;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Step 5. Reverse futility pruning.
-            if depth <= rfp_max_depth() && eval - rfp_margin() * (depth - improving as i32) >= beta
+            // Step 5. Reverse futility pruning (not at nodes that were on a principal
+            // variation).
+            if !tt_pv
+                && depth <= rfp_max_depth()
+                && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -313,24 +326,44 @@ impl Worker<'_> {
                 (defers && move_count > 1).then(|| ctl.deferral.start(self.thread_id, key, mv));
             let mut value;
             if move_count == 1 {
-                let child = if pv_node { NodeKind::Pv } else { NodeKind::All };
+                // The first child of a cut node is expected to fail low (an all node), and
+                // that of an all node to fail high (a cut node).
+                let child = if pv_node {
+                    NodeKind::Pv
+                } else {
+                    kind.flipped()
+                };
                 value = -self.search(-beta, -alpha, new_depth, ply + 1, child);
             } else {
                 let mut r = 0;
-                if depth >= lmr_min_depth() && place > 1 + pv_node as usize && !is_capture {
+                let late_bad_capture = is_capture && picker.is_bad_capture();
+                if depth >= lmr_min_depth()
+                    && place > 1 + pv_node as usize
+                    && (!is_capture || late_bad_capture)
+                {
                     r = lmr(depth, place);
-                    r -= pv_node as i32;
+                    r -= tt_pv as i32;
                     r += (!improving) as i32;
-                    r += kind.is_cut() as i32;
+                    r += CUT_NODE_REDUCTION * kind.is_cut() as i32;
                     r -= (mv == killers[0] || mv == killers[1] || mv == counter) as i32;
                     r -= gives_check as i32;
-                    let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv, &cont));
-                    r -= hist / lmr_history_divisor();
+                    if !is_capture {
+                        let hist = piece.map_or(0, |p| self.history.quiet_score(p, mv, &cont));
+                        r -= hist / lmr_history_divisor();
+                    }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::Cut);
+                let reduced = new_depth - r;
+                value = -self.search(-alpha - 1, -alpha, reduced, ply + 1, NodeKind::Cut);
                 if value > alpha && r > 0 && !self.stopped {
-                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped());
+                    // A reduced move that beats alpha by far is searched one ply deeper than
+                    // planned, one that barely beats the best so far one ply shallower.
+                    let deeper = value > best + DEEPER_RESEARCH_MARGIN + 2 * new_depth;
+                    let shallower = value < best + SHALLOWER_RESEARCH_MARGIN;
+                    let full = new_depth + deeper as i32 - shallower as i32;
+                    if full > reduced {
+                        value = -self.search(-alpha - 1, -alpha, full, ply + 1, kind.flipped());
+                    }
                 }
                 if pv_node && value > alpha && value < beta && !self.stopped {
                     value = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
@@ -400,6 +433,7 @@ impl Worker<'_> {
             eval_to_store,
             depth,
             bound,
+            tt_pv,
         );
 
         best

@@ -52,6 +52,7 @@ impl Worker<'_> {
             return s;
         }
         let alpha_orig = alpha;
+        let tt_pv = kind.is_pv() || tte.is_some_and(|e| e.pv);
         let stand_pat;
         let mut best;
         if in_check {
@@ -127,6 +128,7 @@ impl Worker<'_> {
             if in_check { 0 } else { stand_pat },
             0,
             bound,
+            tt_pv,
         );
         best
     }

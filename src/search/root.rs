@@ -266,6 +266,7 @@ impl Worker<'_> {
             eval,
             self.completed_depth,
             bound,
+            true,
         );
     }
 

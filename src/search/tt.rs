@@ -51,8 +51,10 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 pub const CLUSTER_SIZE: usize = 4;
 /// How much one generation of age counts against a slot's depth when choosing a victim.
 const AGE_WEIGHT: i32 = 8;
-/// Age is kept modulo this (6 bits in the packed data).
-const AGE_CYCLE: u8 = 64;
+/// Age is kept modulo this (5 bits in the packed data).
+const AGE_CYCLE: u8 = 32;
+/// The packed data's bit that marks an entry of a node on a principal variation.
+const PV_BIT: u64 = 1 << 63;
 
 /// How a stored score bounds the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -124,6 +126,9 @@ pub struct TtEntry {
     pub depth: i32,
     /// Bound type.
     pub bound: Bound,
+    /// Whether the node was on a principal variation when stored ("ttPv"): searched as a PV
+    /// node, or stored by one that found it so.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -139,8 +144,9 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-/// Packs an entry: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+/// Packs an entry: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 5 | pv 1.
+#[allow(clippy::too_many_arguments)]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     let (b, score) = match bound {
         Bound::Upper => (1u64, score as i16),
         Bound::Lower => (2, score as i16),
@@ -153,6 +159,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
         | (((depth.clamp(0, 255)) as u64) << 48)
         | (b << 56)
         | (((age % AGE_CYCLE) as u64) << 58)
+        | if pv { PV_BIT } else { 0 }
 }
 
 fn unpack_score(data: u64) -> i16 {
@@ -255,16 +262,27 @@ impl TranspositionTable {
                     eval: (data >> 32) as u16 as i16 as i32,
                     depth: unpack_depth(data),
                     bound,
+                    pv: data & PV_BIT != 0,
                 });
             }
         }
         None
     }
 
-    /// Stores a search result. `score` must already be node-relative (`score::to_tt`).
+    /// Stores a search result. `score` must already be node-relative (`score::to_tt`); `pv`
+    /// marks a node on a principal variation.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let age = self.age.load(Ordering::Relaxed);
         let cluster = self.cluster(key);
         let mut victim = 0;
@@ -288,7 +306,7 @@ impl TranspositionTable {
                 } else {
                     mv
                 };
-                Self::write(slot, key, pack(mv, score, eval, depth, bound, age));
+                Self::write(slot, key, pack(mv, score, eval, depth, bound, pv, age));
                 return;
             }
             if unpack_bound(data).is_none() {
@@ -306,7 +324,7 @@ impl TranspositionTable {
         Self::write(
             &cluster[victim],
             key,
-            pack(mv, score, eval, depth, bound, age),
+            pack(mv, score, eval, depth, bound, pv, age),
         );
     }
 
@@ -314,7 +332,7 @@ impl TranspositionTable {
     /// history above it and must not be reused (see the module documentation).
     #[inline]
     pub fn store_move_only(&self, key: u64, mv: Move, eval: i32) {
-        self.store(key, mv, 0, eval, 0, Bound::None);
+        self.store(key, mv, 0, eval, 0, Bound::None, false);
     }
 
     #[inline(always)]
@@ -358,8 +376,9 @@ mod tests {
     fn store_then_probe_returns_the_entry() {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::new(7, 2).unwrap(), Square::new(4, 2).unwrap());
-        tt.store(0xdead_beef_1234, mv, -31_000, 55, 7, Bound::Lower);
+        tt.store(0xdead_beef_1234, mv, -31_000, 55, 7, Bound::Lower, true);
         let e = tt.probe(0xdead_beef_1234).unwrap();
+        assert!(e.pv);
         assert_eq!(e.mv, mv);
         assert_eq!(e.score, -31_000);
         assert_eq!(e.eval, 55);
@@ -378,14 +397,18 @@ mod tests {
         tt.store_move_only(77, mv, 12);
         let e = tt.probe(77).unwrap();
         assert_eq!((e.mv, e.bound, e.eval), (mv, Bound::None, 12));
-        tt.store(78, Move::NULL, -400, 0, 3, Bound::Upper);
+        tt.store(78, Move::NULL, -400, 0, 3, Bound::Upper, false);
         tt.store_move_only(78, mv, 0);
         let e = tt.probe(78).unwrap();
         assert_eq!((e.score, e.bound, e.depth), (-400, Bound::Upper, 3));
         // A scored entry replaces a move-only one.
-        tt.store(77, Move::NULL, 250, 12, 5, Bound::Lower);
+        tt.store(77, Move::NULL, -250, -12, 5, Bound::Lower, false);
         let e = tt.probe(77).unwrap();
-        assert_eq!((e.mv, e.score, e.bound), (mv, 250, Bound::Lower));
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.bound),
+            (mv, -250, -12, Bound::Lower)
+        );
+        assert!(!e.pv);
     }
 
     #[test]
@@ -394,9 +417,9 @@ mod tests {
         // Small keys land in cluster 0: the top 64 bits of key * clusters are zero.
         let keys: Vec<u64> = (1..=5u64).collect();
         for (i, &k) in keys.iter().enumerate().take(4) {
-            tt.store(k, Move::NULL, 0, 0, 10 + i as i32, Bound::Exact);
+            tt.store(k, Move::NULL, 0, 0, 10 + i as i32, Bound::Exact, false);
         }
-        tt.store(keys[4], Move::NULL, 0, 0, 20, Bound::Exact);
+        tt.store(keys[4], Move::NULL, 0, 0, 20, Bound::Exact, false);
         assert!(tt.probe(keys[0]).is_none(), "depth-10 entry is the victim");
         for &k in &keys[1..] {
             assert!(tt.probe(k).is_some());

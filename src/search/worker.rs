@@ -454,6 +454,7 @@ mod tests {
             eval: 0,
             depth: 10,
             bound,
+            pv: false,
         })
     }
 
