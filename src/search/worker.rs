@@ -420,6 +420,7 @@ impl<'a> Worker<'a> {
         };
         Continuation {
             before: [at(1), at(2)],
+            ply,
         }
     }
 
