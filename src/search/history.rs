@@ -15,26 +15,6 @@ const PIECE_TO_COUNT: usize = Piece::COUNT * Square::COUNT;
 /// table keeps the general's slot so it indexes by `PieceKind::index` directly).
 const VICTIM_KINDS: usize = 7;
 
-/// Number of (origin, destination) pairs: the key of the from-to and low-ply histories.
-const FROM_TO_COUNT: usize = Square::COUNT * Square::COUNT;
-/// The plies nearest the root, whose quiet moves also learn from a history of their own: the
-/// search returns to them every iteration, so what refuted a move there is worth more than the
-/// average over the tree.
-pub const LOW_PLY: usize = 4;
-/// A quiet move's low-ply history counts this many times over in its order score at ply 0,
-/// falling as `1 / (1 + ply)` below.
-const LOW_PLY_WEIGHT: i32 = 4;
-/// The penalty of a quiet move tried before a cutoff falls from the full bonus for the first
-/// one to half of it for the `MALUS_SPAN`-th and later ones: a move tried early was ranked high
-/// and failed at full depth, which says more than a late, reduced one did.
-const MALUS_SPAN: i32 = 8;
-
-/// A move's (origin, destination) pair as an index.
-#[inline(always)]
-fn from_to(mv: Move) -> usize {
-    mv.from().index() * Square::COUNT + mv.to().index()
-}
-
 /// A (piece, destination) pair as a continuation-history index.
 #[inline(always)]
 pub fn piece_to(piece: Piece, mv: Move) -> usize {
@@ -44,33 +24,16 @@ pub fn piece_to(piece: Piece, mv: Move) -> usize {
 /// The moves before a node that its quiet moves' continuation histories are keyed by: the
 /// (piece, destination) of the move one ply back and two plies back, `None` for a null move or
 /// beyond the root.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Default, Debug)]
 pub struct Continuation {
     /// `[one ply back, two plies back]`.
     pub before: [Option<usize>; 2],
-    /// The node's distance from the root (the first plies have a history of their own).
-    pub ply: usize,
-}
-
-/// No moves before, and no place among the first plies (quiescence).
-impl Default for Continuation {
-    fn default() -> Self {
-        Continuation {
-            before: [None; 2],
-            ply: LOW_PLY,
-        }
-    }
 }
 
 /// Quiet-move and capture statistics of one search thread.
 pub struct History {
     /// `[piece][to]` success counter of quiet moves.
     quiet: Box<[[i32; Square::COUNT]; Piece::COUNT]>,
-    /// `[side][from][to]` success counter of quiet moves: the same move by another piece
-    /// kind (after captures changed which piece stands there) shares it.
-    from_to: Vec<i32>,
-    /// `[ply][from][to]` for the first [`LOW_PLY`] plies.
-    low_ply: Vec<i32>,
     /// `[earlier piece-to][piece-to]`: success of a quiet move after an earlier move, shared by
     /// the one-ply and two-ply offsets. `i16` keeps the table (4 MB) cache-friendlier; gravity
     /// bounds every value by [`HISTORY_MAX`].
@@ -87,8 +50,6 @@ impl Default for History {
     fn default() -> Self {
         History {
             quiet: Box::new([[0; Square::COUNT]; Piece::COUNT]),
-            from_to: vec![0; 2 * FROM_TO_COUNT],
-            low_ply: vec![0; LOW_PLY * FROM_TO_COUNT],
             continuation: vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT],
             capture: Box::new([[[0; VICTIM_KINDS]; Square::COUNT]; Piece::COUNT]),
             killers: Box::new([[Move::NULL; 2]; MAX_PLY + 1]),
@@ -123,8 +84,6 @@ impl History {
     /// Forgets everything (new game, bench positions).
     pub fn clear(&mut self) {
         self.quiet.iter_mut().for_each(|row| row.fill(0));
-        self.from_to.fill(0);
-        self.low_ply.fill(0);
         self.continuation.fill(0);
         self.capture
             .iter_mut()
@@ -133,11 +92,9 @@ impl History {
         self.counter.iter_mut().for_each(|row| row.fill(Move::NULL));
     }
 
-    /// Clears the killers and the low-ply history before a new search: they were learnt
-    /// below the old root.
+    /// Clears the killers of every ply before a new search: they were found below the old root.
     pub fn clear_killers(&mut self) {
         self.killers.fill([Move::NULL; 2]);
-        self.low_ply.fill(0);
     }
 
     /// History score of a quiet move by `piece`: its own history plus its continuation
@@ -145,22 +102,9 @@ impl History {
     #[inline(always)]
     pub fn quiet_score(&self, piece: Piece, mv: Move, cont: &Continuation) -> i32 {
         let pt = piece_to(piece, mv);
-        let mut s = self.quiet[piece.index()][mv.to().index()]
-            + self.from_to[piece.color().index() * FROM_TO_COUNT + from_to(mv)];
+        let mut s = self.quiet[piece.index()][mv.to().index()];
         for earlier in cont.before.iter().flatten() {
             s += i32::from(self.continuation[earlier * PIECE_TO_COUNT + pt]);
-        }
-        s
-    }
-
-    /// The order score of a quiet move: [`History::quiet_score`], plus its low-ply history
-    /// near the root.
-    #[inline(always)]
-    pub fn quiet_order_score(&self, piece: Piece, mv: Move, cont: &Continuation) -> i32 {
-        let mut s = self.quiet_score(piece, mv, cont);
-        if cont.ply < LOW_PLY {
-            s += LOW_PLY_WEIGHT * self.low_ply[cont.ply * FROM_TO_COUNT + from_to(mv)]
-                / (1 + cont.ply as i32);
         }
         s
     }
@@ -189,16 +133,6 @@ impl History {
     /// Adds `bonus` to the quiet and continuation histories of `mv` (made by `piece`).
     fn update_quiet(&mut self, piece: Piece, mv: Move, cont: &Continuation, bonus: i32) {
         gravity(&mut self.quiet[piece.index()][mv.to().index()], bonus);
-        gravity(
-            &mut self.from_to[piece.color().index() * FROM_TO_COUNT + from_to(mv)],
-            bonus,
-        );
-        if cont.ply < LOW_PLY {
-            gravity(
-                &mut self.low_ply[cont.ply * FROM_TO_COUNT + from_to(mv)],
-                bonus,
-            );
-        }
         let pt = piece_to(piece, mv);
         for earlier in cont.before.iter().flatten() {
             gravity_i16(&mut self.continuation[earlier * PIECE_TO_COUNT + pt], bonus);
@@ -237,11 +171,9 @@ impl History {
             if let Some(p) = pos.piece_at(best.from()) {
                 self.update_quiet(p, best, cont, bonus);
             }
-            for (i, &m) in quiets_tried.iter().filter(|&&m| m != best).enumerate() {
-                let late = (i as i32).min(MALUS_SPAN);
-                let malus = bonus - bonus * late / (2 * MALUS_SPAN);
+            for &m in quiets_tried.iter().filter(|&&m| m != best) {
                 if let Some(p) = pos.piece_at(m.from()) {
-                    self.update_quiet(p, m, cont, -malus);
+                    self.update_quiet(p, m, cont, -bonus);
                 }
             }
             let k = &mut self.killers[ply.min(MAX_PLY)];
@@ -274,7 +206,6 @@ mod tests {
         let cannon = pos.piece_at(best.from()).unwrap();
         let cont = Continuation {
             before: [Some(piece_to(cannon, mv("b0c2"))), None],
-            ply: 0,
         };
         let mut h = History::default();
         h.update_cutoff(&pos, best, &[tried, best], &[], 5, 3, &cont, None);
@@ -302,75 +233,15 @@ mod tests {
         let cannon = pos.piece_at(best.from()).unwrap();
         let cont = Continuation {
             before: [Some(0), Some(1)],
-            ply: 0,
         };
         let mut h = History::default();
         for _ in 0..1000 {
             h.update_cutoff(&pos, best, &[], &[], 20, 0, &cont, None);
         }
-        // The quiet, from-to and two continuation entries, each within the bound ...
-        assert!(h.quiet_score(cannon, best, &cont) <= 4 * HISTORY_MAX);
-        // ... and the low-ply entry at its weight.
-        assert!(h.quiet_order_score(cannon, best, &cont) <= (4 + LOW_PLY_WEIGHT) * HISTORY_MAX);
+        assert!(h.quiet_score(cannon, best, &cont) <= 3 * HISTORY_MAX);
         assert!(h
             .continuation
             .iter()
             .all(|&v| i32::from(v).abs() <= HISTORY_MAX));
-    }
-
-    #[test]
-    fn quiet_moves_tried_early_are_penalised_more_than_late_ones() {
-        let pos = Position::startpos();
-        let mv = |s: &str| pos.parse_move(s, RankBase::Zero).unwrap();
-        let tried: Vec<Move> = [
-            "a0a1", "i0i1", "b0a2", "h0i2", "c0e2", "g0e2", "d0e1", "h2h4",
-        ]
-        .iter()
-        .map(|m| mv(m))
-        .collect();
-        let late = *tried.last().unwrap();
-        let best = mv("b2e2");
-        let mut quiets = tried.clone();
-        quiets.push(best);
-        let cont = Continuation::default();
-        let mut h = History::default();
-        h.update_cutoff(&pos, best, &quiets, &[], 6, 10, &cont, None);
-        let score = |m: Move| h.quiet_score(pos.piece_at(m.from()).unwrap(), m, &cont);
-        assert!(score(best) > 0);
-        assert!(
-            score(tried[0]) < score(late),
-            "{} {}",
-            score(tried[0]),
-            score(late)
-        );
-        assert!(score(late) < 0);
-    }
-
-    #[test]
-    fn the_low_ply_history_orders_only_the_first_plies() {
-        let pos = Position::startpos();
-        let best = pos.parse_move("b2e2", RankBase::Zero).unwrap();
-        let cannon = pos.piece_at(best.from()).unwrap();
-        let near = Continuation {
-            before: [None; 2],
-            ply: 1,
-        };
-        let far = Continuation {
-            before: [None; 2],
-            ply: LOW_PLY,
-        };
-        let mut h = History::default();
-        h.update_cutoff(&pos, best, &[], &[], 6, 1, &near, None);
-        assert!(h.quiet_order_score(cannon, best, &near) > h.quiet_score(cannon, best, &near));
-        assert_eq!(
-            h.quiet_order_score(cannon, best, &far),
-            h.quiet_score(cannon, best, &far)
-        );
-        // A new search forgets it.
-        h.clear_killers();
-        assert_eq!(
-            h.quiet_order_score(cannon, best, &near),
-            h.quiet_score(cannon, best, &near)
-        );
     }
 }

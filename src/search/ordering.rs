@@ -232,7 +232,7 @@ impl MovePicker {
     #[inline(always)]
     fn quiet_order(pos: &Position, history: &History, mv: Move, cont: &Continuation) -> i32 {
         pos.piece_at(mv.from())
-            .map_or(0, |p| history.quiet_order_score(p, mv, cont))
+            .map_or(0, |p| history.quiet_score(p, mv, cont))
     }
 
     /// The refutation `i` if it is yielded in its stage (a legal quiet move not yielded
@@ -482,7 +482,7 @@ mod tests {
             } else {
                 Continuation::default()
             };
-            i64::from(history.quiet_order_score(mover, mv, &cont))
+            i64::from(history.quiet_score(mover, mv, &cont))
         };
         let mut scored: Vec<(Move, i64)> = moves
             .iter()
@@ -544,7 +544,6 @@ mod tests {
             let tried: Vec<Move> = (0..3).map(|_| pick(rng)).collect();
             let cont = Continuation {
                 before: [last.map(|(_, pt)| pt), None],
-                ply: 0,
             };
             let (quiets, captures): (Vec<Move>, Vec<Move>) =
                 tried.iter().partition(|m| pos.piece_at(m.to()).is_none());
@@ -574,7 +573,6 @@ mod tests {
         };
         let cont = Continuation {
             before: [last.map(|(_, pt)| pt), None],
-            ply: 0,
         };
         let node = Node {
             tt_move,

@@ -312,9 +312,8 @@ impl Worker<'_> {
             let undo = self.do_move(mv);
             let gives_check = self.pos.in_check();
 
-            // Step 11. Check extension (within twice the root depth), unless the singular
-            // search reduced the move.
-            if extension == 0 && gives_check && may_extend {
+            // Step 11. Check extension (within twice the root depth).
+            if extension <= 0 && gives_check && may_extend {
                 extension = 1;
             }
             self.frames[ply + 1].double_extensions =
@@ -482,9 +481,7 @@ impl Worker<'_> {
             Singular::Extend(1 + double as i32)
         } else if value >= beta && !is_mate(value) && !is_mate(beta) {
             Singular::MultiCut(value)
-        } else if tt_score >= beta || kind.is_cut() {
-            // Not singular, and the node is likely to fail high with another move: the table
-            // move is searched a ply shallower.
+        } else if tt_score >= beta {
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)

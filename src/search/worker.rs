@@ -420,7 +420,6 @@ impl<'a> Worker<'a> {
         };
         Continuation {
             before: [at(1), at(2)],
-            ply,
         }
     }
 
