@@ -239,3 +239,77 @@ fn play_saves_through_a_link_and_keeps_the_permissions() {
         .mode();
     assert_eq!(mode & 0o7777, 0o600);
 }
+
+/// The files left in `dir`, by name.
+fn files_in(dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("listable")
+        .map(|e| e.expect("an entry").file_name())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_dash_is_standard_output_for_the_graph_and_the_debug_log_and_refused_by_tune() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cotuong = env!("CARGO_BIN_EXE_cotuong");
+    std::fs::write(
+        dir.path().join("g.pgn"),
+        "[Event \"x\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 *\n",
+    )
+    .expect("written");
+
+    // One game's graph on standard output, its table in a file.
+    let graph = Command::new(cotuong)
+        .args(["analyze", "--pgn", "g.pgn", "--depth", "1", "--quiet"])
+        .args(["--graph", "-", "-o", "table.txt"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert_success(&graph);
+    let svg = stdout(&graph);
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    // The graph and the table cannot share standard output.
+    let both = Command::new(cotuong)
+        .args(["analyze", "--pgn", "g.pgn", "--depth", "1", "--quiet"])
+        .args(["--graph", "-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    assert!(stderr(&both).starts_with("error: "), "{}", stderr(&both));
+
+    // The protocol log streams to standard output beside the report.
+    let game = Command::new(cotuong)
+        .args(["match", "--engine", &format!("cmd={cotuong}"), "name=a"])
+        .args(["--engine", &format!("cmd={cotuong}"), "name=b"])
+        .args(["--each", "proto=uci", "option.Hash=1", "--nodes", "100"])
+        .args(["--games", "2", "--debug-log", "-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert!(game.status.success(), "{}", stderr(&game));
+    let text = stdout(&game);
+    assert!(
+        text.contains(" a > uci") || text.contains("uciok"),
+        "{text}"
+    );
+    assert!(text.contains("Results of a vs b"), "{text}");
+
+    // The tuner's trajectory is its recovery file, read back: not standard output.
+    let tune = Command::new(cotuong)
+        .args(["tune", "--out", "-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(tune.status.code(), Some(2), "{}", stderr(&tune));
+    let err = stderr(&tune);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: --out -"), "{err}");
+
+    assert_eq!(files_in(dir.path()), ["g.pgn", "table.txt"]);
+}

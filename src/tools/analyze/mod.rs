@@ -102,7 +102,7 @@ pub struct AnalyzeArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Draw each game's evaluation graph as SVG to this file (`NAME-N.svg` per game when there
-    /// are several).
+    /// are several; `-`: standard output, for one game with --output FILE).
     #[arg(long, value_name = "FILE.svg", requires = "pgn")]
     pub graph: Option<PathBuf>,
     /// Depth per position (default: 12 when no limit is given).
@@ -190,7 +190,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     if limits == Limits::default() {
         limits.depth = Some(DEFAULT_DEPTH);
     }
-    if let Some(graph) = &args.graph {
+    let graph_to_stdout = args.graph.as_deref() == Some(Path::new("-"));
+    if graph_to_stdout && args.output.as_deref().unwrap_or(Path::new("-")) == Path::new("-") {
+        return Err("--graph - and the analysis cannot share standard output: \
+                    give --output FILE"
+            .into());
+    }
+    if let Some(graph) = args.graph.as_ref().filter(|_| !graph_to_stdout) {
         if graph.extension().and_then(|e| e.to_str()) != Some("svg") {
             return Err(format!(
                 "--graph {}: the file name must end in .svg",
@@ -207,6 +213,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     } else {
         return Err("nothing to analyze: give --fen, --positions or --pgn".into());
     };
+    if let Input::Games(g) = &input {
+        if graph_to_stdout && g.len() > 1 {
+            return Err(format!(
+                "--graph - draws one game: {} games need --graph FILE.svg (then FILE-N.svg), \
+                 or choose one with --game",
+                g.len()
+            ));
+        }
+    }
     if args.format == Format::Html {
         match &input {
             Input::Positions(_) => {
@@ -267,7 +282,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         }
     };
     for (path, svg) in &graphs {
-        write_atomically(path, svg.as_bytes())?;
+        write_output(path, svg.as_bytes())?;
     }
     write_output(
         args.output.as_deref().unwrap_or(Path::new("-")),

@@ -16,18 +16,24 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A shared protocol log (`--debug-log`): every line to and from every engine, stamped with the
-/// time since the run started.
+/// time since the run started. `-` streams it to standard output.
 #[derive(Clone)]
 pub struct ProtocolLog {
-    file: Arc<Mutex<std::fs::File>>,
+    file: Arc<Mutex<Box<dyn Write + Send>>>,
     start: Instant,
 }
 
 impl ProtocolLog {
-    /// Creates (truncates) the log file.
+    /// Creates (truncates) the log file, or writes to standard output for `-`.
     pub fn create(path: &std::path::Path) -> Result<ProtocolLog, String> {
-        let file = std::fs::File::create(path)
-            .map_err(|e| format!("cannot write debug log {}: {e}", path.display()))?;
+        let file: Box<dyn Write + Send> = if path.as_os_str() == "-" {
+            Box::new(crate::tools::stdout::writer())
+        } else {
+            Box::new(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write debug log {}: {e}", path.display()))?,
+            )
+        };
         Ok(ProtocolLog {
             file: Arc::new(Mutex::new(file)),
             start: Instant::now(),
@@ -37,7 +43,8 @@ impl ProtocolLog {
     fn write(&self, engine: &str, arrow: &str, line: &str, at: Instant) {
         let t = at.saturating_duration_since(self.start).as_secs_f64();
         if let Ok(mut f) = self.file.lock() {
-            let _ = writeln!(f, "{t:10.4} {engine} {arrow} {line}");
+            // Flushed per line so that a log on standard output interleaves with the report.
+            let _ = writeln!(f, "{t:10.4} {engine} {arrow} {line}").and_then(|()| f.flush());
         }
     }
 }

@@ -166,7 +166,8 @@ struct MatchOptions {
     /// PGN Event tag.
     #[arg(long, default_value = "cotuong match")]
     event: String,
-    /// Log every line sent to and received from the engines to this file.
+    /// Log every line sent to and received from the engines to this file (`-`: standard
+    /// output).
     #[arg(long)]
     debug_log: Option<PathBuf>,
     /// Play only game pairs FROM to TO-1 (counted from 0) of the schedule: a slice of a

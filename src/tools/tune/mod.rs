@@ -172,6 +172,14 @@ struct Run {
 
 impl Run {
     fn new(args: &TuneArgs) -> Result<Run, String> {
+        // The trajectory is read back to resume and the plot goes beside it: it must be a file.
+        if args.out.as_os_str() == "-" {
+            return Err(
+                "--out -: the trajectory is also the recovery file, so it needs a \
+                        file name, not standard output"
+                    .into(),
+            );
+        }
         let tunables = selected(&args.params)?;
         if args.iterations == 0 {
             return Err("--iterations must be at least 1".into());
