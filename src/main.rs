@@ -176,9 +176,6 @@ fn main() -> ExitCode {
                 Err(e) => stdout::exit(Err(e.to_string()), 1),
             }
         }
-        None => {
-            protocol::run();
-            ExitCode::SUCCESS
-        }
+        None => stdout::exit(protocol::run(), 1),
     }
 }

@@ -71,3 +71,40 @@ fn a_full_disk_is_one_error_line_and_a_failure() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The protocol loop (`cotuong` with no subcommand) given `uci` then `quit`.
+fn speak_uci(stdout: Stdio) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(b"uci\nquit\n");
+    }
+    child.wait_with_output().expect("it ends")
+}
+
+#[test]
+fn the_protocol_loop_ends_on_a_full_disk_and_quietly_on_a_closed_pipe() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = speak_uci(Stdio::from(full));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert_ne!(out.status.code(), None, "killed by a signal: {err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains("No space left"), "{err}");
+
+    // A GUI that went away: its end of the pipe is closed.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = speak_uci(Stdio::from(writer));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}

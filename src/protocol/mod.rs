@@ -125,8 +125,9 @@ fn spawn_input(
 }
 
 /// Runs a session on stdin and stdout until `quit` or end of input; a person at a terminal is
-/// greeted first, on stderr.
-pub fn run() {
+/// greeted first, on stderr. The error is a failed write to standard output other than a closed
+/// pipe (a GUI that went away ends the engine quietly).
+pub fn run() -> Result<(), String> {
     use std::io::IsTerminal;
     if help::greets(
         std::io::stdin().is_terminal(),
@@ -134,22 +135,31 @@ pub fn run() {
     ) {
         eprintln!("{}", help::greeting());
     }
-    run_with(std::io::stdin(), Output::stdout());
+    match run_with(std::io::stdin(), Output::stdout()) {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Runs a session reading commands from `input` and writing to `out`, until `quit` or the end of
-/// `input`.
-pub fn run_with(input: impl Read + Send + 'static, out: Output) {
+/// `input`, or until a write to `out` fails: that error is returned.
+pub fn run_with(input: impl Read + Send + 'static, out: Output) -> Option<std::io::Error> {
     let (tx, rx) = crossbeam_channel::unbounded();
     if let Err(e) = spawn_input(input, tx.clone()) {
         out.line(&output::error(&format!(
             "cannot start the input thread: {e}"
         )));
-        return;
+        return out.take_error();
     }
     // The session starts with the first command, which decides the dialect.
     let mut session: Option<AnySession> = None;
     for msg in rx {
+        // Lines written before any session (help) fail here too.
+        if let Some(e) = out.take_error() {
+            return Some(e);
+        }
         let s = match &mut session {
             Some(s) => s,
             None => {
@@ -169,7 +179,7 @@ pub fn run_with(input: impl Read + Send + 'static, out: Output) {
                     Ok(s) => session.insert(s),
                     Err(e) => {
                         out.line(&output::error(&format!("cannot start the engine: {e}")));
-                        return;
+                        return out.take_error();
                     }
                 }
             }
@@ -186,10 +196,14 @@ pub fn run_with(input: impl Read + Send + 'static, out: Output) {
                 Flow::Continue
             }
         };
+        if let Some(e) = out.take_error() {
+            return Some(e);
+        }
         if flow == Flow::Quit {
             break;
         }
     }
+    out.take_error()
 }
 
 #[cfg(test)]

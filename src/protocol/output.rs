@@ -49,6 +49,8 @@ impl Default for WireStyle {
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The first write that failed: the main loop ends the engine on it.
+    failed: Arc<Mutex<Option<std::io::Error>>>,
 }
 
 impl Output {
@@ -56,6 +58,7 @@ impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Arc::new(Mutex::new(sink)),
+            failed: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -64,30 +67,30 @@ impl Output {
         Output::new(Box::new(std::io::stdout()))
     }
 
-    /// Writes one line and flushes. Output errors (GUI gone) are ignored: the next `quit` or
-    /// end of input ends the engine.
+    /// Writes one line and flushes. A failure is kept for [`Output::take_error`]: the main loop
+    /// ends the engine after the command.
     pub fn line(&self, line: &str) {
-        self.with(|out| {
-            let _ = writeln!(out, "{line}");
-        });
+        self.with(|out| writeln!(out, "{line}"));
     }
 
     /// Writes several lines at once (no other line between them).
     pub fn lines(&self, lines: &[String]) {
-        self.with(|out| {
-            for line in lines {
-                let _ = writeln!(out, "{line}");
-            }
-        });
+        self.with(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")));
+    }
+
+    /// The first write error met, if any (taken: later calls see the next one).
+    pub fn take_error(&self) -> Option<std::io::Error> {
+        self.failed.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 
     /// Runs `f` with the writer locked, then flushes. Private: the search thread writes its last
     /// lines under this lock, so whoever holds it must never wait for the search.
-    fn with<T>(&self, f: impl FnOnce(&mut dyn Write) -> T) -> T {
+    fn with(&self, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
         let mut out = self.sink.lock().unwrap_or_else(|p| p.into_inner());
-        let r = f(&mut **out);
-        let _ = out.flush();
-        r
+        if let Err(e) = f(&mut **out).and_then(|()| out.flush()) {
+            let mut failed = self.failed.lock().unwrap_or_else(|p| p.into_inner());
+            failed.get_or_insert(e);
+        }
     }
 
     /// A writer for reports written piece by piece (`bench`, `perft`): it takes the lock for
@@ -110,9 +113,7 @@ pub struct LineWriter {
 impl LineWriter {
     fn write_out(&mut self, upto: usize) {
         let chunk: Vec<u8> = self.pending.drain(..upto).collect();
-        self.out.with(|w| {
-            let _ = w.write_all(&chunk);
-        });
+        self.out.with(|w| w.write_all(&chunk));
     }
 }
 
