@@ -17,8 +17,8 @@ const PRINTING: &[&[&str]] = &[
     &["play"],
 ];
 
-/// Runs `cotuong args` with "quit" on its input and `stdout` as its standard output.
-fn run_with_stdout(args: &[&str], stdout: Stdio) -> Output {
+/// Runs `cotuong args` with `input` on its standard input and `stdout` as its standard output.
+fn run_with_stdout(args: &[&str], input: &[u8], stdout: Stdio) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
         .args(args)
         .stdin(Stdio::piped())
@@ -26,8 +26,8 @@ fn run_with_stdout(args: &[&str], stdout: Stdio) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(b"quit\n");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input);
     }
     child.wait_with_output().expect("it ends")
 }
@@ -39,7 +39,7 @@ fn a_closed_pipe_ends_quietly_with_success() {
         // a broken pipe, as after `| head -1`.
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);
-        let out = run_with_stdout(args, Stdio::from(writer));
+        let out = run_with_stdout(args, b"quit\n", Stdio::from(writer));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(
@@ -57,7 +57,7 @@ fn a_full_disk_is_one_error_line_and_a_failure() {
             .write(true)
             .open("/dev/full")
             .expect("/dev/full");
-        let out = run_with_stdout(args, Stdio::from(full));
+        let out = run_with_stdout(args, b"quit\n", Stdio::from(full));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?}: {err}");
         assert_ne!(
@@ -74,16 +74,7 @@ fn a_full_disk_is_one_error_line_and_a_failure() {
 
 /// The protocol loop (`cotuong` with no subcommand) given `uci` then `quit`.
 fn speak_uci(stdout: Stdio) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
-        .stdin(Stdio::piped())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(b"uci\nquit\n");
-    }
-    child.wait_with_output().expect("it ends")
+    run_with_stdout(&[], b"uci\nquit\n", stdout)
 }
 
 #[test]
