@@ -336,10 +336,10 @@ impl Worker<'_> {
                 value = -self.search(-beta, -alpha, new_depth, ply + 1, child);
             } else {
                 let mut r = 0;
-                let late_bad_capture = is_capture && picker.is_bad_capture();
+                // Captures are reduced only once the picker reaches the losing ones.
                 if depth >= lmr_min_depth()
                     && place > 1 + pv_node as usize
-                    && (!is_capture || late_bad_capture)
+                    && (!is_capture || picker.is_bad_capture())
                 {
                     r = lmr(depth, place);
                     r -= tt_pv as i32;
