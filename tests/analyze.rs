@@ -128,8 +128,9 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
     assert_eq!(blunder["iccs"], "h5g5");
     assert_eq!(blunder["text"], "R2=3");
     assert_eq!(blunder["judgement"], "blunder", "{blunder:#}");
+    // A chariot lost from a level game: most of Red's winning chances.
     assert!(
-        blunder["loss"].as_i64().expect("loss") >= 700,
+        blunder["loss"].as_f64().expect("loss") >= 30.0,
         "{blunder:#}"
     );
     assert_ne!(blunder["best"]["iccs"][0], "h5g5");
@@ -181,30 +182,19 @@ fn the_review_agrees_with_itself_and_with_fen() {
     ]);
     let game = &doc["games"][0];
     let scores = game["scores"].as_array().expect("scores");
-    let cp = |v: &Value| v["cp"].as_i64().expect("a centipawn score");
-    for (i, m) in game["moves"].as_array().expect("moves").iter().enumerate() {
-        let sign = if m["side"] == "red" { 1 } else { -1 };
-        let loss = m["loss"].as_i64().expect("loss");
-        assert!(loss >= 0, "{m:#}");
-        // One search per position: the move's score is the next position's, the best line's
-        // score the position's own; the best never scores below the move played.
+    let moves = game["moves"].as_array().expect("moves");
+    for (i, m) in moves.iter().enumerate() {
+        let loss = m["loss"].as_f64().expect("loss");
+        // The move's score is the graph's, and its verdict follows from it and the best's.
         assert_eq!(m["score"], scores[i + 1], "{m:#}");
-        assert_eq!(m["best"]["score"], scores[i], "{m:#}");
-        if m["best_shown"] == true {
-            assert!(
-                sign * cp(&m["best"]["score"]) > sign * cp(&m["score"]),
-                "{m:#}"
-            );
-        }
-        if m["best"]["iccs"][0] != m["iccs"] {
-            let drop = sign * (cp(&scores[i]) - cp(&scores[i + 1]));
-            assert_eq!(loss, drop.max(0), "{m:#}");
-        }
-        assert_eq!(m["depth"], game["depths"][i + 1]);
+        assert_eq!(loss, expected_drop(m), "{m:#}");
+        assert!(loss >= 0.0, "{m:#}");
+        assert_eq!(m["line_iccs"][0], m["iccs"], "{m:#}");
     }
     // 1. 炮二平五, the most played first move, is not judged.
     assert_eq!(judgement(&doc, 1), Value::Null);
-    // The position after three moves gets the score it gets alone (`--fen ... moves`).
+    // The position after three moves gets the lines it gets alone (`--fen ... moves`): the
+    // same best move, unless the player's move scored as well.
     let fen = format!("{START} moves {}", BLUNDER_MOVES[..3].join(" "));
     let alone = analyze_json(&[
         "--fen",
@@ -216,14 +206,19 @@ fn the_review_agrees_with_itself_and_with_fen() {
         "--format",
         "json",
     ]);
-    assert_eq!(alone["positions"][0]["lines"][0]["score"], scores[3]);
+    let fourth = &moves[3];
+    assert!(
+        fourth["found_best"] == true
+            || alone["positions"][0]["lines"][0]["iccs"][0] == fourth["best"]["iccs"][0],
+        "{fourth:#}"
+    );
 
     // The table: one header, columns aligned by display width, plurals right.
     let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES]);
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     assert_eq!(table.matches("judgement").count(), 1, "{table}");
-    assert!(table.contains("1 blunder,"), "{table}");
+    assert!(table.contains(", 1 blunder\n"), "{table}");
     assert!(!table.contains("1 blunders"), "{table}");
     // A diagram of the position before the blunder, in characters and in letters.
     assert!(table.contains("Before 5. 车二平三??"), "{table}");
@@ -751,27 +746,68 @@ fn two_threads_review_the_game_the_same_way() {
 }
 
 #[test]
-fn each_sides_average_loss_is_the_mean_of_its_move_losses() {
-    let doc = review_blunder_game("average-loss", &[]);
+fn each_sides_accuracy_comes_from_its_moves_and_a_blunder_counts() {
+    let doc = review_blunder_game("accuracy", &[]);
     let game = &doc["games"][0];
     let moves = game["moves"].as_array().expect("moves");
     for side in ["red", "black"] {
-        let losses: Vec<i64> = moves
+        let accuracies: Vec<f64> = moves
             .iter()
             .filter(|m| m["side"] == side)
-            .map(|m| m["loss"].as_i64().expect("loss"))
+            .map(|m| m["accuracy"].as_f64().expect("accuracy"))
             .collect();
-        assert_eq!(losses.len(), 5, "{side}");
-        let mean = losses.iter().sum::<i64>() / losses.len() as i64;
-        assert_eq!(
-            game[side]["average_loss"].as_i64(),
-            Some(mean),
-            "{side}: losses {losses:?}"
-        );
-        assert_eq!(game[side]["moves"].as_u64(), Some(losses.len() as u64));
+        assert_eq!(accuracies.len(), 5, "{side}");
+        let mean = accuracies.iter().sum::<f64>() / 5.0;
+        let accuracy = game[side]["accuracy"].as_f64().expect("accuracy");
+        // Weighted towards the worst moves: never above the plain mean.
+        assert!(accuracy <= mean + 0.05, "{side}: {accuracy} > {mean}");
+        assert!((0.0..=100.0).contains(&accuracy), "{side}: {accuracy}");
     }
-    // The blunder makes Red's average large: the summary is not a constant.
-    assert!(game["red"]["average_loss"].as_i64().expect("average") >= 700 / 5);
+    // Red's blunder costs Red far more than its share: one move of five.
+    let red = game["red"]["accuracy"].as_f64().expect("accuracy");
+    let black = game["black"]["accuracy"].as_f64().expect("accuracy");
+    assert!(red < 70.0 && black > red + 20.0, "red {red}, black {black}");
+    // The same figures in the table, the annotated PGN's header and the HTML page.
+    let dir = temp_dir("accuracy-views");
+    let pgn = dir.join("game.pgn");
+    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let text = format!("accuracy {red:.1}%");
+    for (format, wanted) in [
+        ("table", text.clone()),
+        ("pgn", format!("[RedAccuracy \"{red:.1}%\"]")),
+        ("html", text.clone()),
+    ] {
+        let out = analyze(&[
+            "--pgn",
+            path_text(&pgn),
+            "--nodes",
+            NODES,
+            "--format",
+            format,
+        ]);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        assert!(stdout(&out).contains(&wanted), "{format}: {}", stdout(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The drop of the mover's winning chances (percentage points) from the best move to the move
+/// played of a reviewed move of the JSON output, under the engine's WDL model.
+fn expected_drop(m: &Value) -> f64 {
+    let mover = if m["side"] == "red" { 1 } else { -1 };
+    let expected = |score: &Value| -> i64 {
+        if score["mate"].is_i64() {
+            return if (score["winner"] == "red") == (mover == 1) {
+                1000
+            } else {
+                0
+            };
+        }
+        let cp = score["cp"].as_i64().expect("a score") * mover;
+        let (w, d, _) = cotuong::protocol::output::wdl(i32::try_from(cp).expect("small"));
+        (2 * i64::from(w) + i64::from(d)) / 2
+    };
+    ((expected(&m["best"]["score"]) - expected(&m["score"])).max(0)) as f64 / 10.0
 }
 
 /// The mates in one of `pos`, and a legal move that does not mate.
@@ -860,4 +896,371 @@ fn an_epd_test_suite_is_scored() {
     std::fs::write(&file, format!("{MATE_IN_ONE} bm x9x9; id \"bad\";\n")).expect("written");
     let err = cli::fails_cleanly("analyze", &["--positions", path_text(&file)]);
     assert!(err.contains("suite.epd:1: bm x9x9: "), "{err}");
+}
+
+/// Two games of `cotuong match` (nodes 20,000 a move): a full-strength engine beating one at
+/// Skill Level 2 in 37 plies, with `[White]`/`[Black]` tags; two equal engines, 141 plies.
+const MATCH_GAMES: &str = "tests/data/analyze-games.pgn";
+
+/// A score of the JSON output as an order from the mover's view: mates beyond any centipawn
+/// score, a quicker mate better, a later mate against less bad.
+fn mover_order(score: &Value, side: &Value) -> i64 {
+    let mover = if *side == "red" { 1 } else { -1 };
+    match (score["cp"].as_i64(), score["mate"].as_i64()) {
+        (Some(cp), _) => cp * mover,
+        (None, Some(mate)) => {
+            let ours = (score["winner"] == "red") == (mover == 1);
+            if ours {
+                1_000_000 - mate.abs()
+            } else {
+                -1_000_000 + mate.abs()
+            }
+        }
+        _ => panic!("a score: {score}"),
+    }
+}
+
+#[test]
+fn the_best_move_never_scores_below_the_move_played() {
+    let doc = analyze_json(&[
+        "--pgn",
+        MATCH_GAMES,
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let mut found = 0;
+    for game in doc["games"].as_array().expect("games") {
+        for m in game["moves"].as_array().expect("moves") {
+            let played = mover_order(&m["score"], &m["side"]);
+            let best = mover_order(&m["best"]["score"], &m["side"]);
+            assert!(
+                best >= played,
+                "the best scores below the move played: {m:#}"
+            );
+            if m["found_best"] == true {
+                found += 1;
+                // One score: the best's is the move's.
+                assert_eq!(m["best"]["score"], m["score"], "{m:#}");
+                assert_eq!(m["loss"], 0.0, "{m:#}");
+            } else {
+                assert_ne!(m["best"]["iccs"][0], m["iccs"], "{m:#}");
+            }
+        }
+    }
+    assert!(found > 20, "{found} best moves found in 178 plies");
+    // The table shows the best move's score only where the player missed it.
+    let out = analyze(&[
+        "--pgn",
+        MATCH_GAMES,
+        "--game",
+        "1",
+        "--nodes",
+        NODES,
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains("(played)")).collect();
+    assert!(!rows.is_empty(), "{table}");
+    for row in rows {
+        assert_eq!(row.matches('/').count(), 1, "one score: {row}");
+    }
+}
+
+#[test]
+fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
+    // Red has two chariots against a bare king and advisors, and pushes soldiers instead of
+    // mating: every move keeps the game won, most miss a mate.
+    let dir = temp_dir("slips");
+    let pgn = dir.join("slips.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Winner\"]\n[Black \"Loser\"]\n[SetUp \"1\"]\n\
+         [FEN \"3ak4/5a3/9/9/9/9/P1P3P1P/9/9/R2K4R w - - 0 1\"]\n\n\
+         1. a3a4 e9e8 2. c3c4 e8e9 3. g3g4 e9e8 4. i3i4 e8e9 5. a4a5 e9e8 6. c4c5 e8e9 \
+         7. g4g5 e9e8 8. i4i5 e8e9 *\n",
+    )
+    .expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    for side in ["red", "black"] {
+        assert_eq!(game[side]["mistakes"], 0, "{side}: {game:#}");
+        assert_eq!(game[side]["blunders"], 0, "{side}: {game:#}");
+    }
+    let moves = game["moves"].as_array().expect("moves");
+    let missed = moves
+        .iter()
+        .filter(|m| m["mate"]["kind"] == "missed" || m["mate"]["kind"] == "changed")
+        .count();
+    assert!(missed >= 4, "the mates missed are named: {game:#}");
+    // Named in the table too, and no mate is written `#-0`.
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--quiet"]);
+    let table = stdout(&out);
+    assert!(
+        table.contains("missed mate in") || table.contains("became mate in"),
+        "{table}"
+    );
+    assert!(!table.contains("#-0") && !table.contains("#0"), "{table}");
+    // The winner of a real game against a weak engine: no mistake, no blunder.
+    let doc = analyze_json(&[
+        "--pgn",
+        MATCH_GAMES,
+        "--game",
+        "1",
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let red = &doc["games"][0]["red"];
+    assert_eq!(
+        (&red["mistakes"], &red["blunders"]),
+        (&Value::from(0), &Value::from(0)),
+        "{red:#}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_mate_allowed_from_a_won_position_is_a_blunder() {
+    // From a match game: Red, four pawns up, plays C3=5 (g1e1), and Black's cannon mates at
+    // once along Red's back rank (i3i0, the advisor on f0 its screen).
+    let dir = temp_dir("allows-mate");
+    let pgn = dir.join("mate.pgn");
+    std::fs::write(
+        &pgn,
+        "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/6C2/2BAKA3 w - - 0 30\"]\n\n\
+         30. g1e1 i3i0 0-1\n",
+    )
+    .expect("written");
+    let doc = analyze_json(&[
+        "--pgn",
+        path_text(&pgn),
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+    ]);
+    let game = &doc["games"][0];
+    assert_eq!(judgement(&doc, 1), "blunder", "{game:#}");
+    let m = &game["moves"][0];
+    assert_eq!(
+        m["mate"],
+        serde_json::json!({"kind": "allows", "moves": 1}),
+        "{m:#}"
+    );
+    assert!(m["loss"].as_f64().expect("loss") > 80.0, "{m:#}");
+    assert_eq!(game["red"]["blunders"], 1);
+    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--quiet"]);
+    assert!(
+        stdout(&out).contains("?? blunder, allows mate in 1"),
+        "{}",
+        stdout(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn white_and_black_tags_name_the_players_in_every_view() {
+    let dir = temp_dir("names");
+    let out_pgn = dir.join("annotated.pgn");
+    let page = dir.join("review.html");
+    let args = [
+        "--pgn",
+        MATCH_GAMES,
+        "--game",
+        "1",
+        "--nodes",
+        "3000",
+        "--quiet",
+    ];
+    let table = analyze(&args);
+    assert!(
+        stdout(&table).contains("Game 1: Full - Weak 1-0"),
+        "{}",
+        stdout(&table)
+    );
+    assert!(
+        stdout(&table).contains("Red (Full): 19 moves"),
+        "{}",
+        stdout(&table)
+    );
+    let doc = analyze_json(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(doc["games"][0]["red"]["player"], "Full");
+    assert_eq!(doc["games"][0]["black"]["player"], "Weak");
+    for (format, file) in [("pgn", &out_pgn), ("html", &page)] {
+        let out = analyze(&[&args[..], &["--format", format, "-o", path_text(file)]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(html.contains("<title>Full - Weak 1-0</title>"), "{html}");
+    assert!(html.contains("Red (Full)"), "{html}");
+    let pgn = std::fs::read_to_string(&out_pgn).expect("the PGN");
+    assert!(
+        pgn.contains("[White \"Full\"]") && pgn.contains("[RedAccuracy "),
+        "{pgn}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The x-coordinates of the graph, from the HTML page's data: the start's and the last move's.
+fn graph_ends(page: &str) -> (f64, f64) {
+    let start = page.find("\"graph\":[").expect("graph data") + "\"graph\":[".len();
+    let numbers: Vec<f64> = page[start..]
+        .split(']')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    (numbers[2], numbers[3])
+}
+
+#[test]
+fn the_graph_puts_each_move_at_its_number() {
+    let dir = temp_dir("graph-x");
+    // Red moves first: ten plies, Black's fifth move last, at 5.5; the start half a move before
+    // Red's first, at 0.5.
+    let page = dir.join("red.html");
+    std::fs::write(
+        dir.join("red.pgn"),
+        blunder_pgn(Notation::Iccs(RankBase::Zero)),
+    )
+    .expect("written");
+    let red = dir.join("red.pgn");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&red),
+        "--nodes",
+        "3000",
+        "--format",
+        "html",
+        "-o",
+        path_text(&page),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert_eq!(graph_ends(&html), (0.5, 5.5));
+    assert!(html.contains("Black&apos;s at N + 0.5"));
+    // Black moves first, at move 30: Black's move 30 at 30.5, Red's move 31 at 31.
+    let black = dir.join("black.pgn");
+    std::fs::write(
+        &black,
+        "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/4C4/2BAKA3 b - - 1 30\"]\n\n\
+         30... i6i5 31. e3e4 *\n",
+    )
+    .expect("written");
+    let page = dir.join("black.html");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&black),
+        "--nodes",
+        "3000",
+        "--format",
+        "html",
+        "-o",
+        path_text(&page),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert_eq!(graph_ends(&html), (30.0, 31.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sends Ctrl-C (SIGINT) to the process `pid`.
+fn interrupt(pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+}
+
+#[test]
+fn an_interrupted_review_keeps_its_finished_games_and_resumes() {
+    let dir = temp_dir("interrupted");
+    // A short game, then the long one of the match games: Ctrl-C comes during the second.
+    let pgn = dir.join("two.pgn");
+    let long = std::fs::read_to_string(MATCH_GAMES).expect("the match games");
+    let second = &long[long.rfind("[Event").expect("two games")..];
+    std::fs::write(
+        &pgn,
+        format!("{}\n{second}", blunder_pgn(Notation::Iccs(RankBase::Zero))),
+    )
+    .expect("written");
+    for format in ["json", "pgn"] {
+        let out_file = dir.join(format!("review.{format}"));
+        let args = [
+            "--pgn",
+            path_text(&pgn),
+            "--nodes",
+            NODES,
+            "--format",
+            format,
+            "-o",
+            path_text(&out_file),
+            "--quiet",
+        ];
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_cotuong"))
+            .arg("analyze")
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("analyze starts");
+        // The first game is written as soon as it is reviewed.
+        let started = std::time::Instant::now();
+        while !out_file.exists() {
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "the first game was not written"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        interrupt(child.id());
+        let out = child.wait_with_output().expect("analyze ends");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("interrupted after 1 of 2 games"),
+            "{}",
+            stderr(&out)
+        );
+        let text = std::fs::read_to_string(&out_file).expect("the output");
+        if format == "json" {
+            let doc: Value = serde_json::from_str(&text).expect("whole JSON");
+            assert_eq!(doc["interrupted"], true);
+            assert_eq!(doc["games"].as_array().map(Vec::len), Some(1));
+            // --resume reviews the second game only and completes the document.
+            let out = analyze(&[&args[..], &["--resume"]].concat());
+            assert!(out.status.success(), "{}", stderr(&out));
+            let doc: Value =
+                serde_json::from_str(&std::fs::read_to_string(&out_file).expect("output"))
+                    .expect("whole JSON");
+            assert_eq!(doc["interrupted"], false);
+            let numbers: Vec<&Value> = doc["games"]
+                .as_array()
+                .expect("games")
+                .iter()
+                .map(|g| &g["number"])
+                .collect();
+            assert_eq!(numbers, [&Value::from(1), &Value::from(2)]);
+        } else {
+            let games: Vec<_> = read_games(&text, &Notation::ALL)
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(games.len(), 1, "{text}");
+            assert!(text.contains("% interrupted: 1 of 2 games"), "{text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -176,10 +176,56 @@ impl Analyst {
             rules: self.rules.clone(),
             ..self.limits.clone()
         };
+        self.search(game, &request, on_info)
+    }
+
+    /// Searches the current position of `game` under the same limits, only `moves` at the root,
+    /// one line for each, keeping the table the last search filled: the moves are scored by one
+    /// search, against each other. A finished game is not searched.
+    pub fn compare(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Analysis {
+        if let Some(over) = self.finished(game) {
+            return over;
+        }
+        let request = SearchRequest {
+            multipv: moves.len().max(1),
+            rules: self.rules.clone(),
+            root_moves: Some(moves.to_vec()),
+            ..self.limits.clone()
+        };
+        self.search(game, &request, on_info)
+    }
+
+    /// The analysis of a finished game (a rule's verdict, or no legal move) without a search;
+    /// `None` while the game goes on.
+    pub fn finished(&self, game: &Game) -> Option<Analysis> {
+        let side = game.position().side_to_move();
+        let verdict = game.verdict(&self.rules);
+        (verdict.is_some() || !game.position().has_legal_move()).then_some(Analysis {
+            side,
+            lines: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            millis: 0,
+            verdict,
+        })
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        request: &SearchRequest,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Analysis {
+        let side = game.position().side_to_move();
         let started = Instant::now();
-        let result = self.searcher.search(game, &request, on_info);
+        let result = self.searcher.search(game, request, on_info);
         let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        match result {
+        let mut analysis = match result {
             Some(r) => Analysis {
                 side,
                 lines: r
@@ -212,6 +258,12 @@ impl Analyst {
                 millis,
                 verdict: None,
             },
-        }
+        };
+        // Best first, from the mover's view: a line cut short by a node or time limit keeps
+        // the bound it reached, which can fall below the next line's score.
+        analysis
+            .lines
+            .sort_by_key(|l| std::cmp::Reverse(l.score.for_side(side)));
+        analysis
     }
 }

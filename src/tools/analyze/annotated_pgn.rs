@@ -2,13 +2,15 @@
 //!
 //! A game keeps its tags (the `Format` tag names the notation written, an `Annotator` tag names
 //! the engine and its limits, and `[Variant "xiangqi"]` tells chess-minded readers what game
-//! this is), its comments and NAGs; every move gets a comment with its score
-//! (Red's view) and the search depth, `{+0.35/12}`, followed, where the engine's best move
-//! does better, by that move and its score (`best R9.1 +0.40/12`), written as the table and
-//! the JSON write them. A judged move gets its NAG (`$6` inaccuracy, `$2` mistake, `$4`
-//! blunder), the judgement and its loss in the comment, and the engine's best line as a
-//! variation; a blunder is preceded by a comment holding a diagram of the position before it.
-//! The game ends with each side's summary and, when the game ended on the board, its result.
+//! this is), its comments and NAGs; `[RedAccuracy]` and `[BlackAccuracy]` tags give each side's
+//! accuracy, and a first comment states the score convention. Every move gets a comment with its
+//! score (Red's view) and the search depth, `{+0.35/12}`, then `best` when the player found the
+//! engine's best move, else that move and its score from the same search (`best R9.1
+//! +0.40/12`), written as the table and the JSON write them. A judged move gets its NAG (`$6`
+//! inaccuracy, `$2` mistake, `$4` blunder), the judgement and its loss of winning chances in the
+//! comment, and the engine's best line as a variation; a move that missed or allowed a mate says
+//! so; a blunder is preceded by a comment holding a diagram of the position before it. The game
+//! ends with each side's summary and, when the game ended on the board, its result.
 //!
 //! A position becomes a game from its FEN: the best line as the main line, the other lines as
 //! variations of its first move, each first move with its score and depth.
@@ -17,13 +19,14 @@ use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
 use engine_core::{Color, Move, Notation, Position};
 use std::fmt::Write as _;
 
+use super::accuracy;
 use super::analyst::Line;
 use super::board::diagram;
 use super::game_review::{move_number, GameReview, MoveReview};
-use super::judgement::Judgement;
+use super::judgement::{percent, Judgement};
 use super::position_review::PositionReview;
-use super::score::{pawns, with_depth};
-use super::table::judgement_counts;
+use super::score::with_depth;
+use super::table::{judgement_counts, CONVENTION};
 
 /// The `Format` tag value of a notation (read back by the PGN reader's detection).
 pub fn format_tag(notation: Notation) -> &'static str {
@@ -72,14 +75,19 @@ fn comment(text: &str) -> String {
 fn move_comment(m: &MoveReview, notation: Notation) -> String {
     let mut text = with_depth(m.score, m.depth);
     if let Some(j) = m.judgement {
-        let _ = write!(text, " {} (loses {})", j.name(), pawns(m.loss));
+        let _ = write!(text, " {} (loses {})", j.name(), percent(m.drop));
     }
-    if m.shows_best() {
+    if let Some(note) = m.mate {
+        let _ = write!(text, ", {note}");
+    }
+    if m.found_best() {
+        text.push_str(" best");
+    } else {
         let _ = write!(
             text,
             "; best {} {}",
             notation.format(&m.before, m.best.mv),
-            with_depth(m.best.score, m.best_depth)
+            with_depth(m.best.score, m.depth)
         );
     }
     comment(&text)
@@ -95,7 +103,13 @@ pub fn write_game(
 ) {
     let game = &review.game;
     for (name, value) in &game.tags {
-        let ours = ["Format", "Annotator", "Variant"];
+        let ours = [
+            "Format",
+            "Annotator",
+            "Variant",
+            RED_ACCURACY_TAG,
+            BLACK_ACCURACY_TAG,
+        ];
         if !ours.iter().any(|t| name.eq_ignore_ascii_case(t)) {
             write_tag(out, name, value);
         }
@@ -103,9 +117,17 @@ pub fn write_game(
     write_tag(out, "Variant", "xiangqi");
     write_tag(out, "Format", format_tag(notation));
     write_tag(out, "Annotator", annotator);
+    for (tag, side) in [
+        (RED_ACCURACY_TAG, Color::Red),
+        (BLACK_ACCURACY_TAG, Color::Black),
+    ] {
+        if let Some(a) = review.summary(side).accuracy {
+            write_tag(out, tag, &accuracy::text(a));
+        }
+    }
     out.push('\n');
-    let first = game.start.side_to_move();
-    let mut text = String::new();
+    let first = &game.start;
+    let mut text = format!("{} ", comment(CONVENTION));
     for c in &game.comments_before {
         let _ = write!(text, "{} ", comment(c));
     }
@@ -148,7 +170,7 @@ pub fn write_game(
             let _ = write!(
                 text,
                 " ({best} {})",
-                comment(&best_comment(&m.best, m.best_depth))
+                comment(&best_comment(&m.best, m.depth))
             );
         }
         text.push(' ');
@@ -162,7 +184,12 @@ pub fn write_game(
     out.push_str("\n\n");
 }
 
-/// Each side's inaccuracies, mistakes, blunders and average loss, for the end of the game.
+/// The tags of each side's accuracy.
+const RED_ACCURACY_TAG: &str = "RedAccuracy";
+/// See [`RED_ACCURACY_TAG`].
+const BLACK_ACCURACY_TAG: &str = "BlackAccuracy";
+
+/// Each side's accuracy, inaccuracies, mistakes and blunders, for the end of the game.
 fn summary(review: &GameReview) -> String {
     [Color::Red, Color::Black]
         .map(|side| format!("{}: {}", side.name(), judgement_counts(review, side)))

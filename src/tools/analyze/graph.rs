@@ -1,6 +1,6 @@
-//! A game's evaluation graph as SVG (plotters' SVG backend): the score of every position from
-//! Red's view, in pawns, over the move numbers; judged moves marked by a dot in their
-//! judgement's colour, named in a legend. The vertical scale follows the game: ±2 pawns at
+//! A game's evaluation graph as SVG (plotters' SVG backend): the score of the start and of every
+//! move from Red's view, in pawns, over the move numbers (Red's move N at N, Black's at N + ½);
+//! judged moves marked by a dot in their judgement's colour, named in a legend. The vertical scale follows the game: ±2 pawns at
 //! least, the largest score rounded up to a whole pawn, and ±[`SCORE_LIMIT`] (mates drawn at
 //! the edge) only when the game goes there.
 
@@ -40,14 +40,17 @@ pub fn colour(j: Judgement) -> RGBColor {
     }
 }
 
-/// The horizontal place of the position after `ply` plies (0: the start) of `review`'s game, in
-/// move numbers: the start of move 1 at 1, Red's first move at 1.5, Black's at 2.
+/// The horizontal place of the `ply`-th move (from 1) of `review`'s game, in move numbers: Red's
+/// move N at N, Black's at N + ½; ply 0, the start, half a move before the first.
 pub fn x_of(review: &GameReview, ply: usize) -> f64 {
     let first = review.game.start.side_to_move();
-    let start = f64::from(move_number(first, 1));
+    let start = f64::from(move_number(&review.game.start, 1));
     let black_first = usize::from(first == engine_core::Color::Black);
-    start + (ply + black_first) as f64 / 2.0
+    start + ((ply + black_first) as f64 - 1.0) / 2.0
 }
+
+/// The horizontal axis' label.
+pub const X_LABEL: &str = "move (Red's move N at N, Black's at N + 0.5)";
 
 /// The vertical scale of `review`'s graph, in pawns either way.
 pub fn scale(review: &GameReview) -> f64 {
@@ -82,7 +85,7 @@ pub fn svg(review: &GameReview, title: &str) -> Result<String, String> {
         title,
         size: SIZE,
         y_label_area: Y_LABEL_AREA,
-        x: (first_x..last_x, "move"),
+        x: (first_x..last_x, X_LABEL),
         y: (-limit..limit, "score (pawns, Red's view)"),
         legend: !kinds.is_empty(),
     };

@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 
 use super::game_review::GameReview;
 use super::graph;
-use super::judgement::Judgement;
+use super::judgement::{percent, Judgement};
 use super::score::with_depth;
-use super::table::{move_label, summary_line};
+use super::table::{move_label, summary_line, verdict_text, CONVENTION};
 
 /// What the page's script reads.
 #[derive(Serialize)]
@@ -60,7 +60,8 @@ h1{font-size:20px;margin:0 0 8px}
  border:2px solid currentColor;align-items:center;justify-content:center;font-size:22px}
 #board span.r{color:#c00}#board span.b{color:#111}
 #board div.from{background-color:rgba(0,120,255,.2)}#board div.to{background-color:rgba(0,120,255,.4)}
-#moves{max-height:430px;overflow-y:auto;min-width:260px;border:1px solid #ccc;background:#fff;
+#board svg{position:absolute;left:6px;top:6px;pointer-events:none}
+#moves{position:relative;max-height:430px;overflow-y:auto;min-width:260px;border:1px solid #ccc;background:#fff;
  padding:6px;line-height:1.8}
 #moves a{cursor:pointer;padding:1px 4px;border-radius:3px;text-decoration:none;color:#036}
 #moves a.sel{background:#036;color:#fff}
@@ -72,6 +73,7 @@ h1{font-size:20px;margin:0 0 8px}
 
 const SCRIPT: &str = r#"
 const D=JSON.parse(document.getElementById('data').textContent);
+const MARKS=document.getElementById('marks').innerHTML;
 const CH={K:'帥',A:'仕',B:'相',N:'傌',R:'俥',C:'炮',P:'兵',k:'將',a:'士',b:'象',n:'馬',r:'車',c:'砲',p:'卒'};
 function cells(fen){const rows=fen.split(' ')[0].split('/');const out=[];
  for(const row of rows){for(const ch of row){if(ch>='1'&&ch<='9'){for(let i=0;i<+ch;i++)out.push('');}
@@ -85,9 +87,12 @@ function show(ply){ply=Math.max(0,Math.min(D.fens.length-1,ply|0));
   if(ply>0&&before[i]!==p){d.classList.add(p===''?'from':'to');}
   if(p){const s=document.createElement('span');s.className=(p===p.toUpperCase())?'r':'b';
    s.textContent=D.ascii?p:CH[p];d.appendChild(s);}b.appendChild(d);});
+ b.insertAdjacentHTML('beforeend',MARKS);
  b.dataset.ply=ply;b.dataset.fen=D.fens[ply];
  document.querySelectorAll('#moves a').forEach(a=>a.classList.toggle('sel',+a.dataset.ply===ply));
  const a=document.querySelector('#moves a[data-ply="'+ply+'"]');
+ const box=document.getElementById('moves');
+ if(a)box.scrollTop=Math.max(0,a.offsetTop-box.clientHeight/2);
  document.getElementById('info').textContent=(ply?('after '+a.textContent+': '):'start: ')+D.scores[ply];
  if(location.hash!=='#ply='+ply)history.replaceState(null,'','#ply='+ply);}
 document.querySelectorAll('[data-ply]').forEach(e=>{if(e.id!=='board')e.addEventListener('click',ev=>{ev.preventDefault();show(+e.dataset.ply);});});
@@ -107,7 +112,7 @@ pub fn page(
     ascii: bool,
 ) -> Result<String, String> {
     let game = &review.game;
-    let first = game.start.side_to_move();
+    let first = &game.start;
     let mut pos: Position = game.start.clone();
     let mut fens = vec![pos.to_fen()];
     for m in &review.moves {
@@ -163,28 +168,30 @@ pub fn page(
         }
     }
     let mut judged = String::new();
-    for m in review.moves.iter().filter(|m| m.judgement.is_some()) {
-        let Some(j) = m.judgement else { continue };
-        let best = if m.shows_best() {
+    for m in review
+        .moves
+        .iter()
+        .filter(|m| m.judgement.is_some() || m.mate.is_some())
+    {
+        let colour = m.judgement.map_or("inherit".to_string(), css_colour);
+        let best = if m.found_best() {
+            String::new()
+        } else {
             format!(
                 "; best {} {}",
                 escape(&notation.format_line(&m.before, &m.best.pv).join(" ")),
-                escape(&with_depth(m.best.score, m.best_depth))
+                escape(&with_depth(m.best.score, m.depth))
             )
-        } else {
-            String::new()
         };
         let _ = writeln!(
             judged,
-            "<li data-ply=\"{}\"><b>{} {}</b> <span class=\"j\" style=\"color:{}\">{} {}</span> \
+            "<li data-ply=\"{}\"><b>{} {}</b> <span class=\"j\" style=\"color:{colour}\">{}</span> \
              (loses {}){best}</li>",
             m.ply,
             escape(&move_label(first, m)),
             escape(&notation.format(&m.before, m.mv)),
-            css_colour(j),
-            j.symbol(),
-            j.name(),
-            super::score::pawns(m.loss),
+            escape(&verdict_text(m)),
+            percent(m.drop),
         );
     }
     let summary = [Color::Red, Color::Black]
@@ -194,14 +201,95 @@ pub fn page(
         format!("<p>The game is over: {}</p>", escape(r))
     });
     let title = escape(title);
+    let convention = escape(CONVENTION);
+    let marks = board_marks(ascii);
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n\
          <div id=\"top\">\n<div><div id=\"board\" data-ply=\"0\"></div><div id=\"info\"></div>\
          </div>\n<div id=\"moves\"><a href=\"#ply=0\" data-ply=\"0\">start</a><br>\n{moves}</div>\n\
          <div><h2>Judgements</h2><ul id=\"judgements\">\n{judged}</ul><ul>{summary}</ul>{result}\
-         </div>\n</div>\n<div id=\"graph\">{svg}</div>\n\
+         </div>\n</div>\n<div id=\"graph\">{svg}</div>\n<p id=\"convention\">{convention}</p>\n\
+         <template id=\"marks\">{marks}</template>\n\
          <script type=\"application/json\" id=\"data\">{json}</script>\n\
          <script>{SCRIPT}</script>\n</body>\n</html>\n"
     ))
 }
+
+/// Pixels between two points of the board (its grid's cells).
+const POINT: u32 = 40;
+
+/// The board's markings that its grid of cells does not draw, as SVG over the points: the
+/// palaces' diagonals and the river's words (the cells already leave the river open).
+fn board_marks(ascii: bool) -> String {
+    let at = |n: u32| POINT / 2 + POINT * n;
+    let mut lines = String::new();
+    // Each palace: files d to f (3 to 5), three ranks from either edge (rows 0-2 and 7-9).
+    for top in [0, 7] {
+        for (x1, x2) in [(3, 5), (5, 3)] {
+            let _ = write!(
+                lines,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                at(x1),
+                at(top),
+                at(x2),
+                at(top + 2)
+            );
+        }
+    }
+    let (left, right) = if ascii {
+        ("river", "river")
+    } else {
+        ("楚 河", "漢 界")
+    };
+    let river_y = POINT * 5 + 6;
+    format!(
+        "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" class=\"marks\">\
+         <g stroke=\"#8b5a2b\" stroke-width=\"1\">{lines}</g>\
+         <g fill=\"#8b5a2b\" font-size=\"20\" text-anchor=\"middle\">\
+         <text x=\"{lx}\" y=\"{river_y}\">{left}</text><text x=\"{rx}\" y=\"{river_y}\">{right}</text></g></svg>",
+        w = POINT * 9,
+        h = POINT * 10,
+        lx = at(2),
+        rx = at(6),
+    )
+}
+
+/// The start of an index entry's line, by which a resumed run finds the entries.
+const INDEX_ENTRY: &str = "<li class=\"game\">";
+
+/// An index entry: a link to the page `file`, described by `text`.
+pub fn index_entry(file: &str, text: &str) -> String {
+    format!(
+        "{INDEX_ENTRY}<a href=\"{}\">{}</a></li>",
+        escape(file),
+        escape(text)
+    )
+}
+
+/// The entries of an index page written before.
+pub fn read_index_entries(page: &str) -> Vec<String> {
+    page.lines()
+        .filter(|l| l.starts_with(INDEX_ENTRY))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The index page of a review of several games: one entry per game's page, and `note` (an
+/// interruption) at the end.
+pub fn index(entries: &[String], annotator: &str, note: Option<&str>) -> String {
+    let title = escape(&format!("Games reviewed by {annotator}"));
+    let note = note.map_or(String::new(), |n| {
+        format!("<p id=\"note\">{}</p>\n", escape(n))
+    });
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n<style>{INDEX_STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n\
+         <ol>\n{}\n</ol>\n{note}<p>{}</p>\n</body>\n</html>\n",
+        entries.join("\n"),
+        escape(CONVENTION)
+    )
+}
+
+const INDEX_STYLE: &str = "body{font-family:sans-serif;margin:16px;color:#222;background:#fafafa}\
+h1{font-size:20px}li{margin:6px 0}a{color:#036}#note{color:#a00}";

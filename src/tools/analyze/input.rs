@@ -34,11 +34,11 @@ pub enum Input {
 
 impl Input {
     /// How many positions the analysis searches (for the progress bar): one per position, or
-    /// one per move of each game plus its final position.
+    /// one per move of each game (its start for a game without moves).
     pub fn searches(&self) -> u64 {
         let n = match self {
             Input::Positions(p) => p.len(),
-            Input::Games(g) => g.iter().map(|g| g.moves.len() + 1).sum(),
+            Input::Games(g) => g.iter().map(|g| g.moves.len().max(1)).sum(),
         };
         u64::try_from(n).unwrap_or(u64::MAX)
     }

@@ -1,7 +1,9 @@
-//! Analysis as JSON for tools: one object with the settings and either `positions` or `games`.
+//! Analysis as JSON for tools: one object with the settings and either `positions`
+//! ([`Document`]) or `games` ([`GamesDocument`]).
 //! Moves are given twice, in ICCS (`h2e2`, ranks 0-9) and in the chosen notation; scores from
-//! Red's view as `{"cp": N}` (100 to a pawn) or `{"mate": N, "winner": "red"|"black"}`; losses in
-//! internal units from the mover's view.
+//! Red's view as `{"cp": N}` (100 to a pawn) or `{"mate": N, "winner": "red"|"black"}`; losses as
+//! the drop of the mover's winning chances in percentage points, accuracies in percent. The
+//! document's `convention` field says so.
 
 use engine_core::{Move, Notation, Position, RankBase};
 use serde::Serialize;
@@ -9,9 +11,11 @@ use serde::Serialize;
 use super::analyst::Line;
 use super::game_review::{GameReview, SideSummary};
 use super::judgement::{Judgement, Thresholds};
+use super::mate_note::MateNote;
 use super::position_review::PositionReview;
 use super::score::JsonScore;
 use super::test_suite::SuiteScore;
+use super::winning_chances::points;
 
 /// The whole document.
 #[derive(Serialize)]
@@ -22,17 +26,36 @@ pub struct Document<'a> {
     pub limits: String,
     /// The notation of the `text` fields.
     pub notation: &'static str,
-    /// The judgement thresholds.
+    /// How scores and losses are given.
+    pub convention: &'static str,
+    /// The judgement thresholds (percentage points of the mover's expected score).
     pub thresholds: Thresholds,
-    /// Analyzed positions (absent for games).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub positions: Option<Vec<JsonPosition>>,
-    /// Analyzed games (absent for positions).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub games: Option<Vec<JsonGame>>,
+    /// The positions analyzed.
+    pub positions: Vec<JsonPosition>,
     /// The test suite's score, when positions name best moves or moves to avoid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suite: Option<SuiteScore>,
+}
+
+/// The document of a review of games, written as they finish.
+#[derive(Serialize)]
+pub struct GamesDocument<'a> {
+    /// The engine.
+    pub engine: &'a str,
+    /// The limits per position, as text.
+    pub limits: String,
+    /// The notation of the `text` fields.
+    pub notation: &'static str,
+    /// How scores and losses are given.
+    pub convention: &'static str,
+    /// The judgement thresholds (percentage points of the mover's expected score).
+    pub thresholds: Thresholds,
+    /// The games reviewed (see [`JsonGame`]), in the order of the input.
+    pub games: &'a [serde_json::Value],
+    /// Whether the review was interrupted before the last game (`--resume` continues it).
+    pub interrupted: bool,
+    /// How many games the input selects.
+    pub games_selected: usize,
 }
 
 /// A line of moves in both forms.
@@ -78,43 +101,48 @@ pub struct JsonMove {
     pub iccs: String,
     /// In the chosen notation.
     pub text: String,
-    /// Its score (Red's view).
+    /// Its score (Red's view), from the search that scored `best` too.
     pub score: JsonScore,
-    /// The line it starts, as the search sees it (ICCS).
+    /// The line it starts, as that search sees it (ICCS).
     pub line_iccs: Vec<String>,
     /// The same line in the chosen notation.
     pub line: Vec<String>,
-    /// Depth of the search that gave `score`: the search of the position after the move (0:
-    /// the game was over there).
+    /// Depth of that search.
     pub depth: i32,
-    /// The engine's best line in the position the move was played in.
+    /// Whether the player found the engine's best move (then `best` scores as `score`).
+    pub found_best: bool,
+    /// The engine's best line in the position the move was played in; never scores below the
+    /// move played.
     pub best: JsonLine,
-    /// Depth of the search that gave `best`.
-    pub best_depth: i32,
-    /// Whether `best` does better than the move played (the table and the PGN show it then).
-    pub best_shown: bool,
     /// The best line not starting with the move played, if searched.
     pub alternative: Option<JsonLine>,
-    /// The drop of the position's value across the move (internal units, mover's view, never
-    /// negative).
-    pub loss: i32,
+    /// The drop of the mover's winning chances from `best` to this move (percentage points,
+    /// never negative).
+    pub loss: f64,
+    /// The move's accuracy (percent).
+    pub accuracy: f64,
     /// `inaccuracy`, `mistake`, `blunder` or null.
     pub judgement: Option<Judgement>,
+    /// What became of a forced mate: `{"kind": "missed"|"allows", "moves": N}` or
+    /// `{"kind": "changed", "from": N, "to": M}`; null without one.
+    pub mate: Option<MateNote>,
 }
 
 /// One side's summary.
 #[derive(Serialize)]
 pub struct JsonSummary {
+    /// The player (`[Red]` or `[White]`, `[Black]`), if named.
+    pub player: Option<String>,
     /// Moves played.
     pub moves: usize,
+    /// Accuracy over the moves (percent; null without moves).
+    pub accuracy: Option<f64>,
     /// Inaccuracies.
     pub inaccuracies: usize,
     /// Mistakes.
     pub mistakes: usize,
     /// Blunders.
     pub blunders: usize,
-    /// Average loss per move (internal units).
-    pub average_loss: i64,
 }
 
 /// A reviewed game.
@@ -128,9 +156,9 @@ pub struct JsonGame {
     pub start: String,
     /// The notation it was written in.
     pub written_in: Option<&'static str>,
-    /// Score of every position, start to end (Red's view).
+    /// The start position's score, then each move's (Red's view).
     pub scores: Vec<JsonScore>,
-    /// Depth of each of those searches (0 where the game was over).
+    /// Depth of the search behind each of those scores.
     pub depths: Vec<i32>,
     /// The result when the game ended on the board (`1-0 (checkmate ...)`).
     pub result: Option<String>,
@@ -158,13 +186,19 @@ fn line(pos: &Position, l: &Line, notation: Notation) -> JsonLine {
     }
 }
 
-fn summary(s: SideSummary) -> JsonSummary {
+/// A percentage to one decimal, as people read it.
+fn tenths(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn summary(player: Option<&str>, s: SideSummary) -> JsonSummary {
     JsonSummary {
+        player: player.map(str::to_string),
         moves: s.moves,
+        accuracy: s.accuracy.map(tenths),
         inaccuracies: s.inaccuracies,
         mistakes: s.mistakes,
         blunders: s.blunders,
-        average_loss: s.average_loss(),
     }
 }
 
@@ -213,15 +247,16 @@ pub fn game(review: &GameReview, notation: Notation) -> JsonGame {
                 line_iccs: iccs(&m.line),
                 line: notation.format_line(&m.before, &m.line),
                 depth: m.depth,
+                found_best: m.found_best(),
                 best: line(&m.before, &m.best, notation),
-                best_depth: m.best_depth,
-                best_shown: m.shows_best(),
                 alternative: m.alternative.as_ref().map(|a| line(&m.before, a, notation)),
-                loss: m.loss,
+                loss: points(m.drop),
+                accuracy: tenths(m.accuracy),
                 judgement: m.judgement,
+                mate: m.mate,
             })
             .collect(),
-        red: summary(review.summary(engine_core::Color::Red)),
-        black: summary(review.summary(engine_core::Color::Black)),
+        red: summary(g.red_player(), review.summary(engine_core::Color::Red)),
+        black: summary(g.black_player(), review.summary(engine_core::Color::Black)),
     }
 }

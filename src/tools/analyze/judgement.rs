@@ -1,38 +1,45 @@
-//! How bad a move was: the score it loses against the engine's best move, from the mover's point
-//! of view, judged against three thresholds (inaccuracy, mistake, blunder).
+//! How bad a move was: the drop of the mover's winning chances (expected score, see
+//! `winning_chances`) from the engine's best move to the move played, both scored by the same
+//! search, judged against three thresholds (inaccuracy, mistake, blunder) in percentage points.
 //!
-//! Both scores are first cut to ±[`DECIDED`] (mates count as that much): a move that goes from
-//! "winning by a chariot and more" to "winning by a horse and more" loses nothing that matters,
-//! while a move that turns a level game into a lost one loses the full difference. The engine's
-//! own best move never loses anything (a second search may score it a little differently).
+//! A move that keeps a decided game decided the same way (the mover's expected score at least
+//! [`DECIDED_WIN`] before and after, or at most [`DECIDED_LOSS`] before and after) is at worst an
+//! inaccuracy: a won game stays won, a lost one lost. A mate that stays a mate, only longer, is
+//! no error at all; mates missed or allowed are named (see `mate_note`).
 
 use serde::Serialize;
 
-/// Scores are cut to ± this many internal units (about a chariot and a horse) before the loss is
-/// measured: beyond it the game is decided either way.
-pub const DECIDED: i32 = 1_500;
+use super::mate_note::MateNote;
+use super::winning_chances::{PerMille, CERTAIN_WIN, PER_MILLE_PER_POINT};
 
-/// Default loss (internal units, 100 to a pawn) from which a move is an inaccuracy.
-pub const DEFAULT_INACCURACY: i32 = 50;
-/// Default loss from which a move is a mistake.
-pub const DEFAULT_MISTAKE: i32 = 100;
-/// Default loss from which a move is a blunder (a horse is worth about 400).
-pub const DEFAULT_BLUNDER: i32 = 200;
+/// Default drop (percentage points of expected score) from which a move is an inaccuracy: from
+/// a level game, about half a pawn.
+pub const DEFAULT_INACCURACY: u32 = 6;
+/// Default drop from which a move is a mistake: from a level game, about a pawn.
+pub const DEFAULT_MISTAKE: u32 = 12;
+/// Default drop from which a move is a blunder: from a level game, about two pawns.
+pub const DEFAULT_BLUNDER: u32 = 24;
+
+/// Expected score (thousandths) from which the game counts as won for the mover (about 3.5
+/// pawns ahead under the WDL model) ...
+pub const DECIDED_WIN: PerMille = 900;
+/// ... and up to which it counts as lost.
+pub const DECIDED_LOSS: PerMille = CERTAIN_WIN - DECIDED_WIN;
 
 /// PGN's numeric annotation glyphs for the judgements: `?!`, `?` and `??`.
 const NAG_DUBIOUS: u8 = 6;
 const NAG_MISTAKE: u8 = 2;
 const NAG_BLUNDER: u8 = 4;
 
-/// The three thresholds, in internal units, increasing.
+/// The three thresholds, in percentage points of expected score, increasing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Thresholds {
-    /// Loss from which a move is an inaccuracy.
-    pub inaccuracy: i32,
-    /// Loss from which a move is a mistake.
-    pub mistake: i32,
-    /// Loss from which a move is a blunder.
-    pub blunder: i32,
+    /// Drop from which a move is an inaccuracy.
+    pub inaccuracy: u32,
+    /// Drop from which a move is a mistake.
+    pub mistake: u32,
+    /// Drop from which a move is a blunder.
+    pub blunder: u32,
 }
 
 impl Default for Thresholds {
@@ -46,12 +53,12 @@ impl Default for Thresholds {
 }
 
 impl Thresholds {
-    /// The thresholds, if they are positive and increasing.
-    pub fn new(inaccuracy: i32, mistake: i32, blunder: i32) -> Result<Thresholds, String> {
-        if inaccuracy <= 0 || inaccuracy >= mistake || mistake >= blunder {
+    /// The thresholds, if they are positive, increasing and at most 100 points.
+    pub fn new(inaccuracy: u32, mistake: u32, blunder: u32) -> Result<Thresholds, String> {
+        if inaccuracy == 0 || inaccuracy >= mistake || mistake >= blunder || blunder > 100 {
             return Err(format!(
-                "the thresholds must be positive and increasing: inaccuracy {inaccuracy}, \
-                 mistake {mistake}, blunder {blunder}"
+                "the thresholds must be positive, increasing and at most 100 (percentage points \
+                 of expected score): inaccuracy {inaccuracy}, mistake {mistake}, blunder {blunder}"
             ));
         }
         Ok(Thresholds {
@@ -61,16 +68,39 @@ impl Thresholds {
         })
     }
 
-    /// The judgement of a move that loses `loss` internal units.
-    pub fn judge(&self, loss: i32) -> Option<Judgement> {
-        if loss >= self.blunder {
+    /// The judgement of a move whose mover's expected score drops by `drop` thousandths.
+    pub fn judge(&self, drop: PerMille) -> Option<Judgement> {
+        let at =
+            |points: u32| drop >= i32::try_from(points).unwrap_or(i32::MAX) * PER_MILLE_PER_POINT;
+        if at(self.blunder) {
             Some(Judgement::Blunder)
-        } else if loss >= self.mistake {
+        } else if at(self.mistake) {
             Some(Judgement::Mistake)
-        } else if loss >= self.inaccuracy {
+        } else if at(self.inaccuracy) {
             Some(Judgement::Inaccuracy)
         } else {
             None
+        }
+    }
+
+    /// The verdict on a move: the mover's expected score is `best` with the engine's best move
+    /// and `played` with the move played (thousandths), `mate` says what became of a mate.
+    pub fn verdict(
+        &self,
+        best: PerMille,
+        played: PerMille,
+        mate: Option<MateNote>,
+    ) -> Option<Judgement> {
+        if matches!(mate, Some(MateNote::Changed { .. })) {
+            return None;
+        }
+        let judgement = self.judge((best - played).max(0));
+        let still_won = best >= DECIDED_WIN && played >= DECIDED_WIN;
+        let still_lost = best <= DECIDED_LOSS && played <= DECIDED_LOSS;
+        if still_won || still_lost {
+            judgement.map(|_| Judgement::Inaccuracy)
+        } else {
+            judgement
         }
     }
 }
@@ -116,37 +146,38 @@ impl Judgement {
     }
 }
 
-/// The loss of playing a move scored `played` where the best scores `best`, both from the
-/// mover's point of view (internal units; mates included), after cutting both to ±[`DECIDED`].
-pub fn loss(best: i32, played: i32) -> i32 {
-    let cut = |s: i32| s.clamp(-DECIDED, DECIDED);
-    (cut(best) - cut(played)).max(0)
+/// A drop of expected score for people: `12%` (percentage points, rounded).
+pub fn percent(drop: PerMille) -> String {
+    format!(
+        "{}%",
+        (drop + PER_MILLE_PER_POINT / 2) / PER_MILLE_PER_POINT
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cotuong::search::{mate_in, mated_in};
 
     #[test]
-    fn thresholds_judge_losses() {
-        // The documented defaults (README, `cotuong analyze`: inaccuracy from 50 centipawns,
-        // mistake from 100, blunder from 200), written out rather than read from the constants
-        // so that a changed constant fails here.
+    fn thresholds_judge_drops() {
+        // The documented defaults (docs/analysis.md: inaccuracy from 6 percentage points of
+        // expected score, mistake from 12, blunder from 24), written out rather than read from
+        // the constants so that a changed constant fails here.
         let t = Thresholds::default();
         assert_eq!(t.judge(0), None);
-        assert_eq!(t.judge(49), None);
-        assert_eq!(t.judge(50), Some(Judgement::Inaccuracy));
-        assert_eq!(t.judge(99), Some(Judgement::Inaccuracy));
-        assert_eq!(t.judge(100), Some(Judgement::Mistake));
-        assert_eq!(t.judge(199), Some(Judgement::Mistake));
-        assert_eq!(t.judge(200), Some(Judgement::Blunder));
-        assert_eq!(t.judge(5_000), Some(Judgement::Blunder));
+        assert_eq!(t.judge(59), None);
+        assert_eq!(t.judge(60), Some(Judgement::Inaccuracy));
+        assert_eq!(t.judge(119), Some(Judgement::Inaccuracy));
+        assert_eq!(t.judge(120), Some(Judgement::Mistake));
+        assert_eq!(t.judge(239), Some(Judgement::Mistake));
+        assert_eq!(t.judge(240), Some(Judgement::Blunder));
+        assert_eq!(t.judge(1_000), Some(Judgement::Blunder));
         assert!(Thresholds::new(0, 10, 20).is_err());
         assert!(Thresholds::new(30, 20, 40).is_err());
         assert!(Thresholds::new(30, 40, 40).is_err());
+        assert!(Thresholds::new(30, 40, 101).is_err());
         assert_eq!(
-            Thresholds::new(30, 60, 90).map(|t| t.judge(61)),
+            Thresholds::new(3, 6, 9).map(|t| t.judge(61)),
             Ok(Some(Judgement::Mistake))
         );
         assert_eq!(
@@ -158,14 +189,20 @@ mod tests {
             .map(Judgement::nag),
             [6, 2, 4]
         );
+        assert_eq!(percent(124), "12%");
+        assert_eq!(percent(125), "13%");
     }
 
     #[test]
-    fn losses_are_cut_where_the_game_is_decided() {
-        assert_eq!(loss(30, -870), 900);
-        assert_eq!(loss(30, 60), 0, "better than the best: no loss");
-        assert_eq!(loss(3_000, 1_600), 0, "still decided");
-        assert_eq!(loss(mate_in(5), 1_000), DECIDED - 1_000);
-        assert_eq!(loss(0, mated_in(4)), DECIDED);
+    fn a_decided_game_kept_decided_is_no_mistake() {
+        // Small thresholds, so that the drops inside the decided bands would count.
+        let t = Thresholds::new(1, 2, 3).expect("thresholds");
+        assert_eq!(t.verdict(990, 910, None), Some(Judgement::Inaccuracy));
+        assert_eq!(t.verdict(90, 10, None), Some(Judgement::Inaccuracy));
+        assert_eq!(t.verdict(990, 985, None), None);
+        assert_eq!(t.verdict(990, 890, None), Some(Judgement::Blunder));
+        assert_eq!(t.verdict(500, 400, None), Some(Judgement::Blunder));
+        let longer = MateNote::Changed { from: 2, to: 6 };
+        assert_eq!(t.verdict(1000, 1000, Some(longer)), None);
     }
 }

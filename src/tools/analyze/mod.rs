@@ -5,27 +5,31 @@
 //!   positions whose EPD operations name a best move (`bm`) or a move to avoid (`am`) form a
 //!   test suite, scored `solved N of M` with each failure listed.
 //! * Games (`--pgn`, any notation, UTF-8 or GB18030/GBK): every move scored against the engine's
-//!   best, with the best alternative, and judged an inaccuracy, a mistake or a blunder by the
-//!   score it loses from the mover's view (thresholds in `judgement`, settable).
+//!   best by the same search, and judged an inaccuracy, a mistake or a blunder by the winning
+//!   chances it loses (thresholds in `judgement`, settable); each side gets an accuracy.
 //!
 //! The search runs in process ([`cotuong::search::Searcher`]). Bad input is reported with its
 //! place (`error: ...`, exit status 2) before any search; the outputs are written whole, through
 //! a temporary file and a rename, or not at all.
 
+mod accuracy;
 mod analyst;
 pub(crate) mod annotated_pgn;
 pub(crate) mod board;
 mod game_review;
+mod game_writer;
 mod graph;
 mod html;
 mod input;
 mod json;
 mod judgement;
+mod mate_note;
 mod position_review;
 mod progress;
 mod score;
 mod table;
 mod test_suite;
+mod winning_chances;
 
 use clap::{ArgGroup, Args, ValueEnum};
 use engine_core::{Notation, RankBase};
@@ -33,10 +37,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use super::output_file::{write_atomically, write_output};
+use super::interrupt::{self, SecondPress, Stop};
+use super::output_file::write_output;
 use super::pgn_file::NotationChoice;
 use analyst::{Analyst, Limits};
 use game_review::GameReview;
+use game_writer::GameWriter;
 use input::Input;
 use judgement::Thresholds;
 use position_review::PositionReview;
@@ -123,15 +129,16 @@ pub struct AnalyzeArgs {
     /// Lines per position (default 3 for positions; games always search at least 2).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=128))]
     pub multipv: Option<u64>,
-    /// Loss (centipawns, mover's view) from which a move is an inaccuracy.
-    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_INACCURACY)]
-    pub inaccuracy: i32,
-    /// Loss from which a move is a mistake.
-    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_MISTAKE)]
-    pub mistake: i32,
-    /// Loss from which a move is a blunder.
-    #[arg(long, value_name = "CP", default_value_t = judgement::DEFAULT_BLUNDER)]
-    pub blunder: i32,
+    /// Drop of the mover's winning chances (percentage points of expected score) from which a
+    /// move is an inaccuracy.
+    #[arg(long, value_name = "POINTS", default_value_t = judgement::DEFAULT_INACCURACY)]
+    pub inaccuracy: u32,
+    /// Drop from which a move is a mistake.
+    #[arg(long, value_name = "POINTS", default_value_t = judgement::DEFAULT_MISTAKE)]
+    pub mistake: u32,
+    /// Drop from which a move is a blunder.
+    #[arg(long, value_name = "POINTS", default_value_t = judgement::DEFAULT_BLUNDER)]
+    pub blunder: u32,
     /// Board diagrams (before each blunder) in FEN letters, uppercase Red, instead of Chinese
     /// characters.
     #[arg(long)]
@@ -142,6 +149,10 @@ pub struct AnalyzeArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Continue an interrupted review of games: keep the finished games of --output FILE
+    /// (written with the same input, limits and format) and review the rest.
+    #[arg(long, requires_all = ["pgn", "output"])]
+    pub resume: bool,
 }
 
 /// Reads a notation name for output.
@@ -253,41 +264,66 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     });
     let progress = Progress::new(input.searches(), args.quiet, info_notation);
     let requested = args.multipv.map(|n| usize::try_from(n).unwrap_or(1));
-    let (text, graphs) = match &input {
+    match &input {
         Input::Positions(positions) => {
             let lines = requested.unwrap_or(DEFAULT_POSITION_LINES);
             let reviews =
                 position_review::review_positions(&mut analyst, positions, lines, &progress);
             progress.finish();
-            (positions_text(&run, positions, &reviews)?, Vec::new())
+            let text = positions_text(&run, positions, &reviews)?;
+            write_output(
+                args.output.as_deref().unwrap_or(Path::new("-")),
+                text.as_bytes(),
+            )
         }
         Input::Games(games) => {
             let lines = requested.unwrap_or(GAME_LINES).max(GAME_LINES);
-            let reviews =
-                game_review::review_games(&mut analyst, games, lines, &run.thresholds, &progress);
-            progress.finish();
-            if args.format == Format::Html && reviews.len() > 1 {
-                if let Some(path) = args.output.as_ref().filter(|p| *p != Path::new("-")) {
-                    for r in &reviews {
-                        let page = html_page(&run, r)?;
-                        write_atomically(&numbered(path, r.game.number, "html"), page.as_bytes())?;
-                    }
-                    for (path, svg) in &graphs(&run, &reviews)? {
-                        write_atomically(path, svg.as_bytes())?;
-                    }
-                    return Ok(());
-                }
-            }
-            (games_text(&run, &reviews)?, graphs(&run, &reviews)?)
+            review_games(&run, &mut analyst, games, lines, &progress)
         }
-    };
-    for (path, svg) in &graphs {
-        write_output(path, svg.as_bytes())?;
     }
-    write_output(
-        args.output.as_deref().unwrap_or(Path::new("-")),
-        text.as_bytes(),
-    )
+}
+
+/// Reviews `games` (those after the ones a resumed output holds), writing each as it finishes;
+/// the first Ctrl-C stops the review between two searches and ends the output as interrupted.
+fn review_games(
+    run: &Run,
+    analyst: &mut Analyst,
+    games: &[engine_core::pgn::Game],
+    lines: usize,
+    progress: &Progress,
+) -> Result<(), String> {
+    let mut writer = GameWriter::new(run, games, run.args.resume)?;
+    let rest = games.get(writer.finished()..).unwrap_or(&[]);
+    interrupt::install("the search in progress", SecondPress::Exit)?;
+    let stop = || interrupt::requested() != Stop::No;
+    game_review::review_games(
+        analyst,
+        rest,
+        lines,
+        &run.thresholds,
+        progress,
+        &stop,
+        &mut |review| writer.add(&review),
+    )?;
+    progress.finish();
+    let interrupted = writer.finished() < games.len();
+    writer.finish(interrupted)?;
+    if interrupted {
+        let kept = match &run.args.output {
+            Some(p) if p.as_path() != Path::new("-") => format!(
+                "{} holds the finished games; run again with --resume to continue",
+                p.display()
+            ),
+            _ => "the finished games were written; give --output FILE to be able to resume"
+                .to_string(),
+        };
+        return Err(format!(
+            "interrupted after {} of {} games: {kept}",
+            writer.finished(),
+            games.len()
+        ));
+    }
+    Ok(())
 }
 
 fn positions_text(
@@ -325,57 +361,13 @@ fn positions_text(
                 engine: cotuong::engine::ENGINE_NAME,
                 limits: run.limits.describe(),
                 notation: notation.name(),
+                convention: table::CONVENTION,
                 thresholds: run.thresholds,
-                positions: Some(
-                    reviews
-                        .iter()
-                        .map(|r| json::position(r, notation))
-                        .collect(),
-                ),
-                games: None,
+                positions: reviews
+                    .iter()
+                    .map(|r| json::position(r, notation))
+                    .collect(),
                 suite,
-            };
-            text = to_json(&doc)?;
-        }
-    }
-    Ok(text)
-}
-
-fn games_text(run: &Run, reviews: &[GameReview]) -> Result<String, String> {
-    let mut text = String::new();
-    match run.args.format {
-        Format::Table => {
-            for r in reviews {
-                table::write_game(
-                    &mut text,
-                    r,
-                    run.game_notation(r.game.notation),
-                    run.args.ascii,
-                );
-            }
-        }
-        Format::Pgn => {
-            for r in reviews {
-                let notation = run.game_notation(r.game.notation);
-                annotated_pgn::write_game(&mut text, r, notation, &run.annotator, run.args.ascii);
-            }
-        }
-        Format::Html => {
-            for r in reviews {
-                text.push_str(&html_page(run, r)?);
-            }
-        }
-        Format::Json => {
-            // One notation for the whole document: the chosen one, or the first game's.
-            let notation = run.game_notation(reviews.first().and_then(|r| r.game.notation));
-            let doc = json::Document {
-                engine: cotuong::engine::ENGINE_NAME,
-                limits: run.limits.describe(),
-                notation: notation.name(),
-                thresholds: run.thresholds,
-                positions: None,
-                games: Some(reviews.iter().map(|r| json::game(r, notation)).collect()),
-                suite: None,
             };
             text = to_json(&doc)?;
         }
@@ -392,23 +384,16 @@ fn to_json<T: serde::Serialize>(doc: &T) -> Result<String, String> {
         .map_err(|e| format!("cannot encode the analysis as JSON: {e}"))
 }
 
-/// The graph files: `--graph`'s path for one game, `NAME-N.svg` (N the game's number) for
-/// several.
-fn graphs(run: &Run, reviews: &[GameReview]) -> Result<Vec<(PathBuf, String)>, String> {
-    let Some(path) = &run.args.graph else {
-        return Ok(Vec::new());
-    };
-    reviews
-        .iter()
-        .map(|r| {
-            let file = if reviews.len() == 1 {
-                path.clone()
-            } else {
-                numbered(path, r.game.number, "svg")
-            };
-            Ok((file, graph::svg(r, &title(r))?))
-        })
-        .collect()
+/// The graph file of `review`, if graphs are asked for: `--graph`'s path for one game of
+/// `games`, `NAME-N.svg` (N the game's number) for several.
+fn graph_file(run: &Run, review: &GameReview, games: usize) -> Result<Option<PathBuf>, String> {
+    Ok(run.args.graph.as_ref().map(|path| {
+        if games == 1 {
+            path.clone()
+        } else {
+            numbered(path, review.game.number, "svg")
+        }
+    }))
 }
 
 /// A game's title: `Red - Black 1-0`.
@@ -416,8 +401,8 @@ fn title(r: &GameReview) -> String {
     let g = &r.game;
     format!(
         "{} - {} {}",
-        g.red_player().unwrap_or("Red"),
-        g.black_player().unwrap_or("Black"),
+        r.red_name(),
+        r.black_name(),
         g.result.as_deref().unwrap_or("*")
     )
 }

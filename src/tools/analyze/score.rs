@@ -1,7 +1,7 @@
 //! Scores as people read them: from Red's point of view (as chess tools show White's), in pawns
 //! with two decimals (`+0.35`, one pawn being 100 of the engine's internal units, the
 //! centipawns the protocols print), or as a mate (`#3`: Red mates in 3 moves, `#-3`: Black does;
-//! `#0`/`#-0`: the game is over, Black resp. Red has no move).
+//! a game already won on the board is its result, `1-0` or `0-1`).
 
 use cotuong::search::{is_mate, mate_moves, MATE};
 use engine_core::Color;
@@ -50,6 +50,20 @@ impl RedScore {
         is_mate(self.units)
     }
 
+    /// For a forced mate, `side`'s moves to it: positive when `side` mates, negative when it is
+    /// mated; `None` for any other score.
+    pub fn mate_for(self, side: Color) -> Option<i32> {
+        if !self.is_mate() {
+            return None;
+        }
+        let red_mates = self.units > 0;
+        Some(if red_mates == (side == Color::Red) {
+            self.mate_moves
+        } else {
+            -self.mate_moves
+        })
+    }
+
     /// Pawns, for the graph: mates and larger scores are cut at `limit` pawns either way.
     pub fn pawns_capped(self, limit: f64) -> f64 {
         if self.is_mate() {
@@ -78,7 +92,10 @@ impl RedScore {
 
 impl fmt::Display for RedScore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_mate() {
+        if self.is_mate() && self.mate_moves == 0 {
+            // Mated on the board: no moves left to count, the game's result says it.
+            f.write_str(if self.units > 0 { "1-0" } else { "0-1" })
+        } else if self.is_mate() {
             let sign = if self.units > 0 { "" } else { "-" };
             write!(f, "#{sign}{}", self.mate_moves)
         } else {
@@ -106,11 +123,6 @@ pub enum JsonScore {
     },
 }
 
-/// A loss of `units` internal units, as pawns for people (`0.35`).
-pub fn pawns(units: i32) -> String {
-    format!("{:.2}", f64::from(units) / UNITS_PER_PAWN)
-}
-
 /// A score with the depth of its search, written the same way in every output: `+0.35/12`;
 /// the score alone where nothing was searched (depth 0: the game was over, `#0`).
 pub fn with_depth(score: RedScore, depth: i32) -> String {
@@ -136,6 +148,7 @@ mod tests {
 
     #[test]
     fn display_from_reds_view() {
+        let red = |units| RedScore::from_side(Color::Red, units);
         assert_eq!(RedScore::from_side(Color::Red, 35).to_string(), "+0.35");
         assert_eq!(RedScore::from_side(Color::Black, 35).to_string(), "-0.35");
         assert_eq!(RedScore::from_side(Color::Black, 0).to_string(), "+0.00");
@@ -150,19 +163,20 @@ mod tests {
         // Black to move and mated: Red has won.
         assert_eq!(
             RedScore::from_side(Color::Black, MATED_NOW).to_string(),
-            "#0"
+            "1-0"
         );
         assert_eq!(
             RedScore::from_side(Color::Red, mated_in(0)).to_string(),
-            "#-0"
+            "0-1"
         );
-        let red = |units| RedScore::from_side(Color::Red, units);
+        assert_eq!(red(mate_in(3)).mate_for(Color::Red), Some(2));
+        assert_eq!(red(mate_in(3)).mate_for(Color::Black), Some(-2));
+        assert_eq!(red(300).mate_for(Color::Red), None);
         assert_eq!(red(-250).for_side(Color::Black), 250);
         assert_eq!(red(1234).pawns_capped(10.0), 10.0);
         assert_eq!(red(mated_in(2)).pawns_capped(10.0), -10.0);
-        assert_eq!(pawns(910), "9.10");
         assert_eq!(with_depth(red(35), 12), "+0.35/12");
-        assert_eq!(with_depth(red(mated_in(0)), 0), "#-0");
+        assert_eq!(with_depth(red(mated_in(0)), 0), "0-1");
         assert_eq!(count(1, "mistake", "mistakes"), "1 mistake");
         assert_eq!(count(0, "inaccuracy", "inaccuracies"), "0 inaccuracies");
         assert_eq!(count(2, "blunder", "blunders"), "2 blunders");

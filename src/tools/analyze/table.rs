@@ -1,20 +1,22 @@
 //! Analysis as a table for people, moves in the chosen notation and scores from Red's view.
 //!
 //! A position: its FEN, then one row per line (rank, score, the line). A game: its players, one
-//! row per move (number, move, score after it with its depth, the engine's best move and its
-//! score where it does better than the move played, the loss, the judgement), each side's
-//! count of inaccuracies, mistakes and blunders and its average loss, the result when the game
-//! ended on the board, and a diagram of the position before each blunder. Columns are aligned
-//! by display width (a Chinese character takes two columns), each headed once.
+//! row per move (number, move, its score with the depth of the search, the engine's best move
+//! and its score from the same search, or `(played)` when the player found it, the loss of
+//! winning chances, the judgement and what became of a mate), each side's accuracy and count of
+//! inaccuracies, mistakes and blunders, the result when the game ended on the board, and a
+//! diagram of the position before each blunder. Columns are aligned by display width (a Chinese
+//! character takes two columns), each headed once.
 
-use engine_core::{Color, Notation};
+use engine_core::{Color, Notation, Position};
 use std::fmt::Write as _;
 
+use super::accuracy;
 use super::board::diagram;
 use super::game_review::{move_number, GameReview, MoveReview};
-use super::judgement::Judgement;
+use super::judgement::{percent, Judgement};
 use super::position_review::PositionReview;
-use super::score::{count, pawns, with_depth};
+use super::score::{count, with_depth};
 use unicode_width::UnicodeWidthStr;
 
 /// The rows aligned in columns by display width, two spaces apart; `right[i]`: column `i` is
@@ -90,18 +92,28 @@ pub fn write_position(
     out.push('\n');
 }
 
+/// The score convention of every game output, stated once at its top.
+pub const CONVENTION: &str = "Scores from Red's view: pawns (+0.35/12: score/depth), #3 Red \
+     mates in 3, #-3 Black does; loss: the drop of the mover's winning chances (expected \
+     score) from the engine's best move, in percentage points.";
+
+/// `Game 1: Red player - Black player 1-0`, the players named by `[Red]` (else `[White]`) and
+/// `[Black]`.
+pub fn game_heading(review: &GameReview) -> String {
+    let game = &review.game;
+    format!(
+        "Game {}: {} - {} {}",
+        game.number,
+        review.red_name(),
+        review.black_name(),
+        game.result.as_deref().unwrap_or("*")
+    )
+}
+
 /// One game's table; board diagrams in letters if `ascii`.
 pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, ascii: bool) {
     let game = &review.game;
-    let player = |tag: &str| game.tag(tag).unwrap_or("?").to_string();
-    let _ = writeln!(
-        out,
-        "Game {}: {} - {} {}",
-        game.number,
-        player("Red"),
-        player("Black"),
-        game.result.as_deref().unwrap_or("*")
-    );
+    let _ = writeln!(out, "{}", game_heading(review));
     let mut rows: Vec<Vec<String>> = vec![[
         "move",
         "played",
@@ -113,15 +125,15 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, asc
     ]
     .map(String::from)
     .to_vec()];
-    let first = game.start.side_to_move();
+    let first = &game.start;
     for m in &review.moves {
-        let (best, best_score) = if m.shows_best() {
+        let (best, best_score) = if m.found_best() {
+            (FOUND_BEST.to_string(), String::new())
+        } else {
             (
                 notation.format(&m.before, m.best.mv),
-                with_depth(m.best.score, m.best_depth),
+                with_depth(m.best.score, m.depth),
             )
-        } else {
-            (String::new(), String::new())
         };
         rows.push(vec![
             move_label(first, m),
@@ -129,13 +141,12 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, asc
             with_depth(m.score, m.depth),
             best,
             best_score,
-            if m.loss > 0 {
-                pawns(m.loss)
-            } else {
+            if percent(m.drop) == percent(0) {
                 String::new()
+            } else {
+                percent(m.drop)
             },
-            m.judgement
-                .map_or(String::new(), |j| format!("{} {}", j.symbol(), j.name())),
+            verdict_text(m),
         ]);
     }
     for line in columns(&rows, &[true, false, true, false, true, true, false]) {
@@ -160,55 +171,81 @@ pub fn write_game(out: &mut String, review: &GameReview, notation: Notation, asc
     out.push('\n');
 }
 
+/// What the best column says when the player found the engine's best move.
+pub const FOUND_BEST: &str = "(played)";
+
+/// `?? blunder, allows mate in 2`: the judgement and what became of a mate, either or both.
+pub fn verdict_text(m: &MoveReview) -> String {
+    let judgement = m.judgement.map(|j| format!("{} {}", j.symbol(), j.name()));
+    let mate = m.mate.map(|n| n.to_string());
+    [judgement, mate]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `5.` for Red's fifth move, `5...` for Black's.
-pub fn move_label(first: Color, m: &MoveReview) -> String {
-    let number = move_number(first, m.ply);
+pub fn move_label(start: &Position, m: &MoveReview) -> String {
+    let number = move_number(start, m.ply);
     match m.side {
         Color::Red => format!("{number}."),
         Color::Black => format!("{number}..."),
     }
 }
 
-/// `Before 5. 车二平三?? (loses 9.10; best 马八进七 +0.30/8):`, above a blunder's diagram.
-pub fn blunder_heading(first: Color, m: &MoveReview, notation: Notation) -> String {
+/// `Before 5. 车二平三?? (loses 35%; best 马八进七 +0.30/8):`, above a blunder's diagram.
+pub fn blunder_heading(start: &Position, m: &MoveReview, notation: Notation) -> String {
     let mut text = format!(
         "Before {} {}{} (loses {}",
-        move_label(first, m),
+        move_label(start, m),
         notation.format(&m.before, m.mv),
         m.judgement.map_or("", |j| j.symbol()),
-        pawns(m.loss)
+        percent(m.drop)
     );
-    if m.shows_best() {
+    if let Some(note) = m.mate {
+        let _ = write!(text, ", {note}");
+    }
+    if !m.found_best() {
         let _ = write!(
             text,
             "; best {} {}",
             notation.format(&m.before, m.best.mv),
-            with_depth(m.best.score, m.best_depth)
+            with_depth(m.best.score, m.depth)
         );
     }
     text.push_str("):");
     text
 }
 
-/// `Red: 30 moves, 2 inaccuracies, 1 mistake, 0 blunders, average loss 0.21`.
+/// `Red (Xu Yinchuan): 30 moves, accuracy 93.4%, 2 inaccuracies, 1 mistake, 0 blunders`.
 pub fn summary_line(review: &GameReview, side: Color) -> String {
+    let name = match side {
+        Color::Red => review.red_name(),
+        Color::Black => review.black_name(),
+    };
+    let label = if name == side.name() {
+        side.name().to_string()
+    } else {
+        format!("{} ({name})", side.name())
+    };
     format!(
-        "{}: {}, {}",
-        side.name(),
+        "{label}: {}, {}",
         count(review.summary(side).moves, "move", "moves"),
         judgement_counts(review, side)
     )
 }
 
-/// `2 inaccuracies, 1 mistake, 0 blunders, average loss 0.21`: one side's judgements.
+/// `accuracy 93.4%, 2 inaccuracies, 1 mistake, 0 blunders`: one side's accuracy and
+/// judgements.
 pub fn judgement_counts(review: &GameReview, side: Color) -> String {
     let s = review.summary(side);
+    let accuracy = s.accuracy.map_or_else(|| "-".to_string(), accuracy::text);
     format!(
-        "{}, {}, {}, average loss {}",
+        "accuracy {accuracy}, {}, {}, {}",
         count(s.inaccuracies, "inaccuracy", "inaccuracies"),
         count(s.mistakes, "mistake", "mistakes"),
         count(s.blunders, "blunder", "blunders"),
-        pawns(i32::try_from(s.average_loss()).unwrap_or(i32::MAX))
     )
 }
 
