@@ -791,23 +791,36 @@ fn each_sides_accuracy_comes_from_its_moves_and_a_blunder_counts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The expected score (thousandths) of `mover` (1 Red, -1 Black) for a score of the JSON output,
+/// under the engine's WDL model.
+fn expected_score(score: &Value, mover: i64) -> i64 {
+    if score["mate"].is_i64() {
+        return if (score["winner"] == "red") == (mover == 1) {
+            1000
+        } else {
+            0
+        };
+    }
+    let cp = score["cp"].as_i64().expect("a score") * mover;
+    let (w, d, _) = cotuong::protocol::output::wdl(i32::try_from(cp).expect("small"));
+    (2 * i64::from(w) + i64::from(d)) / 2
+}
+
+/// The mover of a reviewed move of the JSON output: 1 Red, -1 Black.
+fn mover(m: &Value) -> i64 {
+    if m["side"] == "red" {
+        1
+    } else {
+        -1
+    }
+}
+
 /// The drop of the mover's winning chances (percentage points) from the best move to the move
-/// played of a reviewed move of the JSON output, under the engine's WDL model.
+/// played of a reviewed move of the JSON output.
 fn expected_drop(m: &Value) -> f64 {
-    let mover = if m["side"] == "red" { 1 } else { -1 };
-    let expected = |score: &Value| -> i64 {
-        if score["mate"].is_i64() {
-            return if (score["winner"] == "red") == (mover == 1) {
-                1000
-            } else {
-                0
-            };
-        }
-        let cp = score["cp"].as_i64().expect("a score") * mover;
-        let (w, d, _) = cotuong::protocol::output::wdl(i32::try_from(cp).expect("small"));
-        (2 * i64::from(w) + i64::from(d)) / 2
-    };
-    ((expected(&m["best"]["score"]) - expected(&m["score"])).max(0)) as f64 / 10.0
+    let drop =
+        expected_score(&m["best"]["score"], mover(m)) - expected_score(&m["score"], mover(m));
+    drop.max(0) as f64 / 10.0
 }
 
 /// The mates in one of `pos`, and a legal move that does not mate.
@@ -1027,6 +1040,49 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
         (&red["mistakes"], &red["blunders"]),
         (&Value::from(0), &Value::from(0)),
         "{red:#}"
+    );
+    // With thresholds small enough for the drops of a decided game to count, the moves of the
+    // long match game that keep the mover's game decided either way are at worst inaccuracies.
+    let doc = analyze_json(&[
+        "--pgn",
+        MATCH_GAMES,
+        "--game",
+        "2",
+        "--nodes",
+        NODES,
+        "--format",
+        "json",
+        "--inaccuracy",
+        "1",
+        "--mistake",
+        "2",
+        "--blunder",
+        "3",
+    ]);
+    let mut large_drops = 0;
+    for m in doc["games"][0]["moves"].as_array().expect("moves") {
+        let best = expected_score(&m["best"]["score"], mover(m));
+        let played = expected_score(&m["score"], mover(m));
+        let decided = |e: i64| {
+            if e >= 900 {
+                1
+            } else if e <= 100 {
+                -1
+            } else {
+                0
+            }
+        };
+        if decided(best) != 0 && decided(best) == decided(played) {
+            assert!(
+                m["judgement"].is_null() || m["judgement"] == "inaccuracy",
+                "{m:#}"
+            );
+            large_drops += usize::from(best - played >= 20);
+        }
+    }
+    assert!(
+        large_drops > 0,
+        "no drop of 2 points in a decided game to check"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
