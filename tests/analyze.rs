@@ -504,6 +504,18 @@ fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
     // The blunder with its best line.
     assert!(page.contains("?? blunder"), "the judgement");
     assert!(page.contains("; best "), "the best line");
+    // The board's marks: the two palaces' diagonals and the river's words.
+    let marks = &page[page
+        .find("<template id=\"marks\">")
+        .expect("the board's marks")..];
+    let marks = &marks[..marks.find("</template>").expect("closed")];
+    assert_eq!(marks.matches("<line ").count(), 4, "{marks}");
+    assert!(
+        marks.contains("楚 河") && marks.contains("漢 界"),
+        "{marks}"
+    );
+    // The move list follows the move shown.
+    assert!(page.contains("box.scrollTop="), "the move list scrolls");
     // Several games need a file name to number; positions have no page.
     let two = dir.join("two.pgn");
     let one = blunder_pgn(Notation::Wxf);
@@ -513,6 +525,28 @@ fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
         &["--output"],
     );
     fails_cleanly(&["--fen", START, "--format", "html"], &["games"]);
+    // With a file name, one page per game and an index linking them.
+    let index = dir.join("review.html");
+    let out = analyze(&[
+        "--pgn",
+        path_text(&two),
+        "--nodes",
+        "3000",
+        "--format",
+        "html",
+        "-o",
+        path_text(&index),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&index).expect("the index");
+    for n in [1, 2] {
+        assert!(
+            text.contains(&format!("<a href=\"review-{n}.html\">")),
+            "{text}"
+        );
+        assert!(dir.join(format!("review-{n}.html")).exists());
+    }
+    assert!(text.contains("Red accuracy"), "{text}");
 }
 
 /// Headless Chromium, if installed (Debian's `chromium`).

@@ -60,7 +60,8 @@ h1{font-size:20px;margin:0 0 8px}
  border:2px solid currentColor;align-items:center;justify-content:center;font-size:22px}
 #board span.r{color:#c00}#board span.b{color:#111}
 #board div.from{background-color:rgba(0,120,255,.2)}#board div.to{background-color:rgba(0,120,255,.4)}
-#board svg{position:absolute;left:6px;top:6px;pointer-events:none}
+#board svg{position:absolute;left:6px;top:6px;pointer-events:none;z-index:0}
+#board span{position:relative;z-index:1}
 #moves{position:relative;max-height:430px;overflow-y:auto;min-width:260px;border:1px solid #ccc;background:#fff;
  padding:6px;line-height:1.8}
 #moves a{cursor:pointer;padding:1px 4px;border-radius:3px;text-decoration:none;color:#036}
@@ -174,6 +175,11 @@ pub fn page(
         .filter(|m| m.judgement.is_some() || m.mate.is_some())
     {
         let colour = m.judgement.map_or("inherit".to_string(), css_colour);
+        let loss = if percent(m.drop) == percent(0) {
+            String::new()
+        } else {
+            format!(" (loses {})", percent(m.drop))
+        };
         let best = if m.found_best() {
             String::new()
         } else {
@@ -185,13 +191,12 @@ pub fn page(
         };
         let _ = writeln!(
             judged,
-            "<li data-ply=\"{}\"><b>{} {}</b> <span class=\"j\" style=\"color:{colour}\">{}</span> \
-             (loses {}){best}</li>",
+            "<li data-ply=\"{}\"><b>{} {}</b> <span class=\"j\" style=\"color:{colour}\">{}</span>\
+             {loss}{best}</li>",
             m.ply,
             escape(&move_label(first, m)),
             escape(&notation.format(&m.before, m.mv)),
             escape(&verdict_text(m)),
-            percent(m.drop),
         );
     }
     let summary = [Color::Red, Color::Black]
@@ -238,15 +243,17 @@ fn board_marks(ascii: bool) -> String {
         }
     }
     let (left, right) = if ascii {
-        ("river", "river")
+        ("Chu River", "Han Border")
     } else {
         ("楚 河", "漢 界")
     };
-    let river_y = POINT * 5 + 6;
+    // The river's middle, between the points of rows 4 and 5.
+    let river_y = POINT * 5;
     format!(
         "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" class=\"marks\">\
          <g stroke=\"#8b5a2b\" stroke-width=\"1\">{lines}</g>\
-         <g fill=\"#8b5a2b\" font-size=\"20\" text-anchor=\"middle\">\
+         <g fill=\"#8b5a2b\" fill-opacity=\"0.7\" font-size=\"16\" text-anchor=\"middle\" \
+         dominant-baseline=\"middle\">\
          <text x=\"{lx}\" y=\"{river_y}\">{left}</text><text x=\"{rx}\" y=\"{river_y}\">{right}</text></g></svg>",
         w = POINT * 9,
         h = POINT * 10,
