@@ -1,6 +1,8 @@
 //! PGN text of a finished game: `[Variant "xiangqi"]`, a FEN tag for non-standard starts, ICCS
 //! moves (`H2-E2`, ranks 0-9, `[Format "ICCS"]`), the termination with its reason, and a comment
-//! per engine move with score/depth and measured time.
+//! per engine move with score/depth and measured time. The scores are each engine's own, from the
+//! side that moved (as cutechess writes them), which a first comment says once: `cotuong analyze`
+//! writes Red's view, and a reader of both should not have to guess.
 
 use super::play::GameRecord;
 use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
@@ -19,6 +21,10 @@ pub struct EventInfo {
     /// `TimeControl` tag for Red and Black (one tag when equal).
     pub time_controls: (String, String),
 }
+
+/// The convention of the move comments' scores, stated before the first move.
+pub const SCORE_CONVENTION: &str =
+    "scores: the view of the side that moved (its engine's own), score/depth, then the time used";
 
 /// ICCS move text: upper-case files, ranks 0-9, a hyphen between the squares.
 fn iccs(mv: engine_core::Move) -> String {
@@ -89,6 +95,10 @@ pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
         game.result.pgn()
     );
     out.push('\n');
+    // On a line of its own, so that the moves wrap as they did without it.
+    if game.moves.iter().any(|m| m.score.is_some()) {
+        let _ = writeln!(out, "{{{SCORE_CONVENTION}}}");
+    }
     out.push_str(&wrap(&body, EXPORT_LINE_WIDTH));
     out.push_str("\n\n");
     out
@@ -174,6 +184,8 @@ mod tests {
         assert!(
             text.contains("1. H2-E2 {book} H9-G7 {-0.20/5 0.012s} {Black (b) lost on time} 1-0")
         );
+        // The scores' point of view is said once, before the moves.
+        assert_eq!(text.matches("the view of the side that moved").count(), 1);
         // The game reader reads it back.
         let read: Vec<_> = engine_core::pgn::read_games(&text, &engine_core::Notation::ALL)
             .collect::<Result<_, _>>()
@@ -184,6 +196,7 @@ mod tests {
             game.moves.iter().map(|m| m.mv).collect::<Vec<_>>()
         );
         assert_eq!(read[0].tag("Black"), Some("b"));
+        assert_eq!(read[0].comments_before, [SCORE_CONVENTION]);
         assert_eq!(
             read[0].moves[1].comments,
             ["-0.20/5 0.012s", "Black (b) lost on time"]
