@@ -1,11 +1,13 @@
 //! The engine as the analysis tool uses it: one in-process [`Searcher`] under fixed limits,
 //! asked for a number of lines (MultiPV) in one position of a game at a time.
 //!
-//! Every search starts from a cleared table and cleared histories ([`Analyst::analyze`]), so that
-//! a position's score depends on the position (and the moves that led to it, for repetitions)
-//! only: the same in a game as with `--fen`, and the same whichever positions were searched
-//! before it. A finished position (mate, stalemate, a rule's verdict) is not searched: its
-//! analysis carries the result.
+//! Every search of a position starts from a cleared table and cleared histories
+//! ([`Analyst::analyze`]), so that a position's score depends on the position (and the moves that
+//! led to it, for repetitions) only: the same in a game as with `--fen`, and the same whichever
+//! positions were searched before it. [`Analyst::compare`], which scores chosen moves of the
+//! position just searched against each other, goes on from the table that search filled. A
+//! finished position (mate, stalemate, a rule's verdict) is not searched: its analysis carries
+//! the result.
 
 use cotuong::game::Game;
 use cotuong::search::INFINITE;

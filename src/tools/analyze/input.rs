@@ -36,12 +36,18 @@ impl Input {
     /// How many positions the analysis searches (for the progress bar): one per position, or
     /// one per move of each game (its start for a game without moves).
     pub fn searches(&self) -> u64 {
-        let n = match self {
-            Input::Positions(p) => p.len(),
-            Input::Games(g) => g.iter().map(|g| g.moves.len().max(1)).sum(),
-        };
-        u64::try_from(n).unwrap_or(u64::MAX)
+        match self {
+            Input::Positions(p) => u64::try_from(p.len()).unwrap_or(u64::MAX),
+            Input::Games(g) => game_searches(g),
+        }
     }
+}
+
+/// How many positions the review of `games` searches: one per move (the start of a game
+/// without moves).
+pub fn game_searches(games: &[pgn::Game]) -> u64 {
+    let n: usize = games.iter().map(|g| g.moves.len().max(1)).sum();
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 /// A position line (`FEN [moves m1 m2 ...]` or EPD) from `source`; `bm`/`am` moves are read in

@@ -10,7 +10,8 @@
 //!
 //! The search runs in process ([`cotuong::search::Searcher`]). Bad input is reported with its
 //! place (`error: ...`, exit status 2) before any search; the outputs are written whole, through
-//! a temporary file and a rename, or not at all.
+//! a temporary file and a rename, or not at all, a review of games after each game (see
+//! `game_writer`: Ctrl-C keeps the games finished, `--resume` goes on).
 
 mod accuracy;
 mod analyst;
@@ -293,7 +294,8 @@ fn review_games(
     progress: &Progress,
 ) -> Result<(), String> {
     let mut writer = GameWriter::new(run, games, run.args.resume)?;
-    let rest = games.get(writer.finished()..).unwrap_or(&[]);
+    let (done, rest) = games.split_at(writer.finished().min(games.len()));
+    progress.skip(input::game_searches(done));
     interrupt::install("the search in progress", SecondPress::Exit)?;
     let stop = || interrupt::requested() != Stop::No;
     game_review::review_games(

@@ -34,6 +34,12 @@ impl Progress {
         self.bar.set_message(what);
     }
 
+    /// Takes `n` searches off the total (those of the games a resumed review keeps).
+    pub fn skip(&self, n: u64) {
+        let total = self.bar.length().unwrap_or(0);
+        self.bar.set_length(total.saturating_sub(n));
+    }
+
     /// Counts one finished search.
     pub fn searched(&self) {
         self.bar.inc(1);
