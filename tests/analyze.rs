@@ -1,7 +1,10 @@
-//! `cotuong analyze` end to end: a planted blunder (a chariot left hanging) is marked, the
-//! annotated PGN reads back, games in every notation and in UTF-8 and GB18030 are analyzed the
-//! same, positions get their MultiPV lines, the graph is drawn, and bad input fails cleanly
-//! (status 2, the place named, no output file written or touched).
+//! `cotuong analyze` end to end: a planted blunder (a chariot left hanging) and a mate allowed
+//! are marked, a won game's slips are not, the best move never scores below the move played,
+//! accuracy comes from the moves, the annotated PGN reads back, games in every notation and in
+//! UTF-8 and GB18030 are analyzed the same, positions get their MultiPV lines, the graph puts
+//! each move at its number, `[White]` names the players, an interrupted review keeps its
+//! finished games and resumes, and bad input fails cleanly (status 2, the place named, no output
+//! file written or touched).
 //!
 //! Searches are limited by nodes with one thread, so the results do not depend on the machine.
 
