@@ -144,8 +144,20 @@ fn varied_node_limits_make_games_from_one_start_differ_and_still_follow_the_seed
     // With one line to choose from, the random plies are the best moves: at a fixed node limit
     // every game is the same game.
     let fixed = dir.join("fixed.xqg");
-    datagen(&fixed, GAMES, 2, &["--opening-lines", "1"]);
+    datagen(
+        &fixed,
+        GAMES,
+        2,
+        &["--opening-lines", "1", "--vary-nodes", "0"],
+    );
     assert_eq!(distinct_games(&fixed), 1);
+
+    // By default the node limits vary.
+    let default = dir.join("default.xqg");
+    datagen(&default, GAMES, 2, &["--opening-lines", "1"]);
+    assert!(distinct_games(&default) > 1);
+    let settings = std::fs::read_to_string(settings_file(&default)).expect("settings");
+    assert!(settings.contains("varied by 0.1 per game"), "{settings}");
 
     let varied = dir.join("varied.xqg");
     let vary = ["--opening-lines", "1", "--vary-nodes", "0.2"];
