@@ -1079,23 +1079,43 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
         "{red:#}"
     );
     // With thresholds small enough for the drops of a decided game to count, the moves of the
-    // long match game that keep the mover's game decided either way are at worst inaccuracies.
-    let doc = analyze_json(&[
-        "--pgn",
-        MATCH_GAMES,
-        "--game",
-        "2",
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-        "--inaccuracy",
-        "1",
-        "--mistake",
-        "2",
-        "--blunder",
-        "3",
-    ]);
+    // long match game, and of the short one's first 30 plies followed by a horse retreat that
+    // gives back about four pawns of Red's lead (still decided), that keep the mover's game
+    // decided either way are at worst inaccuracies.
+    let slip = dir.join("slip.pgn");
+    std::fs::write(
+        &slip,
+        "[White \"Full\"]\n[Black \"Weak\"]\n\n\
+         1. c3c4 h9g7 2. g0e2 b9a7 3. g3g4 g7e8 4. b0c2 a6a5 5. h0g2 h7h5 6. g2f4 h5i5 \
+         7. i0h0 b7h7 8. h2g2 h7d7 9. b2b6 e8g7 10. g4g5 a9a8 11. g5h5 a7c8 12. b6b7 g7e8 \
+         13. h5i5 a8a7 14. a0b0 c8a9 15. b7b6 d7e7 16. c2e1 *\n",
+    )
+    .expect("written");
+    let small_thresholds = ["--inaccuracy", "1", "--mistake", "2", "--blunder", "3"];
+    let long_game = ["--pgn", MATCH_GAMES, "--game", "2"];
+    let slip_game = ["--pgn", path_text(&slip)];
+    let reviews = [long_game.as_slice(), slip_game.as_slice()];
+    let mut large_drops = 0;
+    for review in reviews {
+        let args = [
+            review,
+            &["--nodes", NODES, "--format", "json"],
+            &small_thresholds,
+        ]
+        .concat();
+        let doc = analyze_json(&args);
+        large_drops += decided_moves_at_worst_inaccuracies(&doc);
+    }
+    assert!(
+        large_drops > 0,
+        "no drop of 2 points in a decided game to check"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Checks that every move of the review `doc` that keeps the mover's game decided the same way
+/// is at worst an inaccuracy; returns how many of them drop 2 points or more.
+fn decided_moves_at_worst_inaccuracies(doc: &Value) -> usize {
     let mut large_drops = 0;
     for m in doc["games"][0]["moves"].as_array().expect("moves") {
         let best = expected_score(&m["best"]["score"], mover(m));
@@ -1117,11 +1137,7 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
             large_drops += usize::from(best - played >= 20);
         }
     }
-    assert!(
-        large_drops > 0,
-        "no drop of 2 points in a decided game to check"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    large_drops
 }
 
 #[test]

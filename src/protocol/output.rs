@@ -20,9 +20,10 @@ const UCCI_MINOR_PIECE: i32 = 400;
 /// UCCI has no `mate` keyword: a mate in `n` plies prints as `UCCI_MATE - n` (as ElephantEye).
 const UCCI_MATE: i32 = 10_000;
 /// Logistic model for `wdl`: score (internal units) where a win becomes as likely as not ...
-const WDL_WIN_OFFSET: f64 = 180.0;
-/// ... and how quickly the probability rises around it.
-const WDL_SCALE: f64 = 110.0;
+/// Fitted to net 14's self-play at 2,000 nodes a move: bench/wdl/README.md.
+const WDL_WIN_OFFSET: f64 = 250.0;
+/// ... and how quickly the probability rises around it (fitted with the offset).
+const WDL_SCALE: f64 = 255.0;
 
 /// How this session writes moves and scores.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -495,6 +496,40 @@ mod tests {
             assert_eq!(w + d + l, 1000, "{s}");
         }
         assert!(wdl(500).0 > wdl(100).0);
+    }
+
+    /// Empirical win/draw/loss rates of the side to move per score bin, from the self-play the
+    /// model was fitted to (bench/wdl/README.md): `lo hi mean weight win draw loss`.
+    const WDL_BINS: &str = include_str!("../../tests/data/wdl-bins.tsv");
+    /// Bins with less weight (games' worth of positions) than this are too noisy to check.
+    const WDL_MIN_BIN_WEIGHT: f64 = 250.0;
+    /// The most the model's win, draw or loss rate may differ from a bin's.
+    const WDL_RATE_TOLERANCE: f64 = 0.08;
+    /// The most the model's expected score (win + draw / 2) may differ from a bin's.
+    const WDL_EXPECTED_TOLERANCE: f64 = 0.05;
+
+    #[test]
+    fn wdl_matches_the_self_play_outcomes() {
+        let mut checked = 0;
+        for line in WDL_BINS.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<f64> = line.split('\t').map(|x| x.parse().unwrap()).collect();
+            let (mean, weight, rates) = (f[2], f[3], [f[4], f[5], f[6]]);
+            if weight < WDL_MIN_BIN_WEIGHT {
+                continue;
+            }
+            let (w, d, l) = wdl(mean as i32);
+            let model = [w, d, l].map(|x| f64::from(x) / 1000.0);
+            for (m, r) in model.iter().zip(rates) {
+                assert!((m - r).abs() <= WDL_RATE_TOLERANCE, "{line}: {model:?}");
+            }
+            let expected = |r: [f64; 3]| r[0] + r[1] / 2.0;
+            assert!(
+                (expected(model) - expected(rates)).abs() <= WDL_EXPECTED_TOLERANCE,
+                "{line}: {model:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked} bins checked");
     }
 
     #[test]
