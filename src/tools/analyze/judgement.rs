@@ -13,14 +13,14 @@ use super::mate_note::MateNote;
 use super::winning_chances::{PerMille, CERTAIN_WIN, PER_MILLE_PER_POINT};
 
 /// Default drop (percentage points of expected score) from which a move is an inaccuracy: from
-/// a level game, about half a pawn.
+/// a level game, about 0.8 pawn under the WDL model.
 pub const DEFAULT_INACCURACY: u32 = 6;
-/// Default drop from which a move is a mistake: from a level game, about a pawn.
+/// Default drop from which a move is a mistake: from a level game, about 1.6 pawns.
 pub const DEFAULT_MISTAKE: u32 = 12;
-/// Default drop from which a move is a blunder: from a level game, about two pawns.
+/// Default drop from which a move is a blunder: from a level game, about 3.3 pawns.
 pub const DEFAULT_BLUNDER: u32 = 24;
 
-/// Expected score (thousandths) from which the game counts as won for the mover (about 3.5
+/// Expected score (thousandths) from which the game counts as won for the mover (about 6.5
 /// pawns ahead under the WDL model) ...
 pub const DECIDED_WIN: PerMille = 900;
 /// ... and up to which it counts as lost.
