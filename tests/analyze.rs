@@ -46,6 +46,18 @@ fn path_text(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
+/// Writes `contents` to the file `name` in `dir` and returns its path.
+fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("written");
+    path
+}
+
+/// The arguments `--pgn PGN --nodes NODES`, then `extra`.
+fn pgn_args<'a>(pgn: &'a Path, nodes: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    [&["--pgn", path_text(pgn), "--nodes", nodes][..], extra].concat()
+}
+
 /// The blunder game's moves.
 fn blunder_moves() -> Vec<Move> {
     let mut pos = Position::startpos();
@@ -80,19 +92,16 @@ fn analyze_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
+/// The blunder game in ICCS, written to `game.pgn` in `dir`; its path.
+fn blunder_file(dir: &Path) -> PathBuf {
+    write_file(dir, "game.pgn", blunder_pgn(Notation::Iccs(RankBase::Zero)))
+}
+
 /// The JSON review of the planted-blunder game at [`NODES`] nodes a move, with `extra` options.
 fn review_blunder_game(name: &str, extra: &[&str]) -> Value {
     let dir = temp_dir(name);
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
-    let mut args = vec![
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-    ];
+    let pgn = blunder_file(&dir);
+    let mut args = pgn_args(&pgn, NODES, &["--format", "json"]);
     args.extend_from_slice(extra);
     let doc = analyze_json(&args);
     let _ = std::fs::remove_dir_all(&dir);
@@ -113,18 +122,12 @@ fn judgement(doc: &Value, ply: u64) -> Value {
 #[test]
 fn a_hanging_chariot_is_marked_as_a_blunder() {
     let dir = temp_dir("blunder");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
+    let pgn = blunder_file(&dir);
+    let doc = analyze_json(&pgn_args(
+        &pgn,
         NODES,
-        "--format",
-        "json",
-        "--notation",
-        "wxf",
-    ]);
+        &["--format", "json", "--notation", "wxf"],
+    ));
     let moves = doc["games"][0]["moves"].as_array().expect("moves");
     assert_eq!(moves.len(), BLUNDER_MOVES.len());
     let blunder = &moves[BLUNDER_PLY as usize - 1];
@@ -150,14 +153,7 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
     );
 
     // The table marks it too, in the notation asked for.
-    let out = analyze(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--notation",
-        "chinese",
-    ]);
+    let out = analyze(&pgn_args(&pgn, NODES, &["--notation", "chinese"]));
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     let row = table
@@ -173,16 +169,8 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
 #[test]
 fn the_review_agrees_with_itself_and_with_fen() {
     let dir = temp_dir("consistent");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-    ]);
+    let pgn = write_file(&dir, "game.pgn", blunder_pgn(Notation::Chinese));
+    let doc = analyze_json(&pgn_args(&pgn, NODES, &["--format", "json"]));
     let game = &doc["games"][0];
     let scores = game["scores"].as_array().expect("scores");
     let moves = game["moves"].as_array().expect("moves");
@@ -217,7 +205,7 @@ fn the_review_agrees_with_itself_and_with_fen() {
     );
 
     // The table: one header, columns aligned by display width, plurals right.
-    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES]);
+    let out = analyze(&pgn_args(&pgn, NODES, &[]));
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     assert_eq!(table.matches("judgement").count(), 1, "{table}");
@@ -226,7 +214,7 @@ fn the_review_agrees_with_itself_and_with_fen() {
     // A diagram of the position before the blunder, in characters and in letters.
     assert!(table.contains("Before 5. 车二平三??"), "{table}");
     assert!(table.contains("9  ＋＋象士將士象車＋"), "{table}");
-    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--ascii"]);
+    let out = analyze(&pgn_args(&pgn, NODES, &["--ascii"]));
     assert!(
         stdout(&out).contains("9  . . b a k a b r ."),
         "{}",
@@ -257,22 +245,21 @@ fn a_finished_game_is_reported_with_its_result() {
 #[test]
 fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
     let dir = temp_dir("annotated");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let pgn = blunder_file(&dir);
     for notation in ["iccs", "wxf", "chinese", "vietnamese"] {
         let out_path = dir.join(format!("annotated-{notation}.pgn"));
-        let out = analyze(&[
-            "--pgn",
-            path_text(&pgn),
-            "--nodes",
+        let out = analyze(&pgn_args(
+            &pgn,
             NODES,
-            "--format",
-            "pgn",
-            "--notation",
-            notation,
-            "--output",
-            path_text(&out_path),
-        ]);
+            &[
+                "--format",
+                "pgn",
+                "--notation",
+                notation,
+                "--output",
+                path_text(&out_path),
+            ],
+        ));
         assert!(out.status.success(), "{notation}: {}", stderr(&out));
         assert!(out.stdout.is_empty(), "the analysis went to the file");
         let text = std::fs::read_to_string(&out_path).expect("the output file");
@@ -323,18 +310,12 @@ fn games_in_every_notation_and_encoding_are_analyzed_alike() {
     files.push(("chinese-gbk.pgn".into(), gbk.into_owned()));
     let mut reference: Option<Value> = None;
     for (name, bytes) in files {
-        let path = dir.join(&name);
-        std::fs::write(&path, bytes).expect("written");
-        let doc = analyze_json(&[
-            "--pgn",
-            path_text(&path),
-            "--nodes",
+        let path = write_file(&dir, &name, bytes);
+        let doc = analyze_json(&pgn_args(
+            &path,
             "3000",
-            "--format",
-            "json",
-            "--notation",
-            "iccs",
-        ]);
+            &["--format", "json", "--notation", "iccs"],
+        ));
         let game = &doc["games"][0];
         let played: Vec<&str> = game["moves"]
             .as_array()
@@ -429,19 +410,14 @@ fn positions_get_their_best_lines() {
 #[test]
 fn evaluation_graphs_are_svg_files() {
     let dir = temp_dir("graph");
-    let pgn = dir.join("two.pgn");
     let one = blunder_pgn(Notation::Wxf);
-    std::fs::write(&pgn, format!("{one}{one}")).expect("written");
+    let pgn = write_file(&dir, "two.pgn", format!("{one}{one}"));
     let graph = dir.join("eval.svg");
-    let out = analyze(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
+    let out = analyze(&pgn_args(
+        &pgn,
         "3000",
-        "--graph",
-        path_text(&graph),
-        "--quiet",
-    ]);
+        &["--graph", path_text(&graph), "--quiet"],
+    ));
     assert!(out.status.success(), "{}", stderr(&out));
     for n in [1, 2] {
         let svg = std::fs::read_to_string(dir.join(format!("eval-{n}.svg"))).expect("a graph");
@@ -465,19 +441,13 @@ fn evaluation_graphs_are_svg_files() {
 
 /// The blunder game's review as an HTML page (in `dir`), written in Chinese notation.
 fn html_page(dir: &Path) -> (PathBuf, String) {
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Chinese)).expect("written");
+    let pgn = write_file(dir, "game.pgn", blunder_pgn(Notation::Chinese));
     let page = dir.join("review.html");
-    let out = analyze(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
+    let out = analyze(&pgn_args(
+        &pgn,
         NODES,
-        "--format",
-        "html",
-        "--output",
-        path_text(&page),
-    ]);
+        &["--format", "html", "--output", path_text(&page)],
+    ));
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&page).expect("the page");
     (page, text)
@@ -520,9 +490,8 @@ fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
     // The move list follows the move shown.
     assert!(page.contains("box.scrollTop="), "the move list scrolls");
     // Several games need a file name to number; positions have no page.
-    let two = dir.join("two.pgn");
     let one = blunder_pgn(Notation::Wxf);
-    std::fs::write(&two, format!("{one}{one}")).expect("written");
+    let two = write_file(&dir, "two.pgn", format!("{one}{one}"));
     fails_cleanly(
         &["--pgn", path_text(&two), "--format", "html"],
         &["--output"],
@@ -530,16 +499,11 @@ fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
     fails_cleanly(&["--fen", START, "--format", "html"], &["games"]);
     // With a file name, one page per game and an index linking them.
     let index = dir.join("review.html");
-    let out = analyze(&[
-        "--pgn",
-        path_text(&two),
-        "--nodes",
+    let out = analyze(&pgn_args(
+        &two,
         "3000",
-        "--format",
-        "html",
-        "-o",
-        path_text(&index),
-    ]);
+        &["--format", "html", "-o", path_text(&index)],
+    ));
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&index).expect("the index");
     for n in [1, 2] {
@@ -806,22 +770,14 @@ fn each_sides_accuracy_comes_from_its_moves_and_a_blunder_counts() {
     assert!(red < 70.0 && black > red + 20.0, "red {red}, black {black}");
     // The same figures in the table, the annotated PGN's header and the HTML page.
     let dir = temp_dir("accuracy-views");
-    let pgn = dir.join("game.pgn");
-    std::fs::write(&pgn, blunder_pgn(Notation::Iccs(RankBase::Zero))).expect("written");
+    let pgn = blunder_file(&dir);
     let text = format!("accuracy {red:.1}%");
     for (format, wanted) in [
         ("table", text.clone()),
         ("pgn", format!("[RedAccuracy \"{red:.1}%\"]")),
         ("html", text.clone()),
     ] {
-        let out = analyze(&[
-            "--pgn",
-            path_text(&pgn),
-            "--nodes",
-            NODES,
-            "--format",
-            format,
-        ]);
+        let out = analyze(&pgn_args(&pgn, NODES, &["--format", format]));
         assert!(out.status.success(), "{format}: {}", stderr(&out));
         assert!(stdout(&out).contains(&wanted), "{format}: {}", stdout(&out));
     }
@@ -1025,23 +981,15 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
     // Red has two chariots against a bare king and advisors, and pushes soldiers instead of
     // mating: every move keeps the game won, most miss a mate.
     let dir = temp_dir("slips");
-    let pgn = dir.join("slips.pgn");
-    std::fs::write(
-        &pgn,
+    let pgn = write_file(
+        &dir,
+        "slips.pgn",
         "[White \"Winner\"]\n[Black \"Loser\"]\n[SetUp \"1\"]\n\
          [FEN \"3ak4/5a3/9/9/9/9/P1P3P1P/9/9/R2K4R w - - 0 1\"]\n\n\
          1. a3a4 e9e8 2. c3c4 e8e9 3. g3g4 e9e8 4. i3i4 e8e9 5. a4a5 e9e8 6. c4c5 e8e9 \
          7. g4g5 e9e8 8. i4i5 e8e9 *\n",
-    )
-    .expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-    ]);
+    );
+    let doc = analyze_json(&pgn_args(&pgn, NODES, &["--format", "json"]));
     let game = &doc["games"][0];
     for side in ["red", "black"] {
         assert_eq!(game[side]["mistakes"], 0, "{side}: {game:#}");
@@ -1054,7 +1002,7 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
         .count();
     assert!(missed >= 4, "the mates missed are named: {game:#}");
     // Named in the table too, and no mate is written `#-0`.
-    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--quiet"]);
+    let out = analyze(&pgn_args(&pgn, NODES, &["--quiet"]));
     let table = stdout(&out);
     assert!(
         table.contains("missed mate in") || table.contains("became mate in"),
@@ -1082,15 +1030,14 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
     // long match game, and of the short one's first 30 plies followed by a horse retreat that
     // gives back about four pawns of Red's lead (still decided), that keep the mover's game
     // decided either way are at worst inaccuracies.
-    let slip = dir.join("slip.pgn");
-    std::fs::write(
-        &slip,
+    let slip = write_file(
+        &dir,
+        "slip.pgn",
         "[White \"Full\"]\n[Black \"Weak\"]\n\n\
          1. c3c4 h9g7 2. g0e2 b9a7 3. g3g4 g7e8 4. b0c2 a6a5 5. h0g2 h7h5 6. g2f4 h5i5 \
          7. i0h0 b7h7 8. h2g2 h7d7 9. b2b6 e8g7 10. g4g5 a9a8 11. g5h5 a7c8 12. b6b7 g7e8 \
          13. h5i5 a8a7 14. a0b0 c8a9 15. b7b6 d7e7 16. c2e1 *\n",
-    )
-    .expect("written");
+    );
     let small_thresholds = ["--inaccuracy", "1", "--mistake", "2", "--blunder", "3"];
     let long_game = ["--pgn", MATCH_GAMES, "--game", "2"];
     let slip_game = ["--pgn", path_text(&slip)];
@@ -1145,21 +1092,13 @@ fn a_mate_allowed_from_a_won_position_is_a_blunder() {
     // From a match game: Red, four pawns up, plays C3=5 (g1e1), and Black's cannon mates at
     // once along Red's back rank (i3i0, the advisor on f0 its screen).
     let dir = temp_dir("allows-mate");
-    let pgn = dir.join("mate.pgn");
-    std::fs::write(
-        &pgn,
+    let pgn = write_file(
+        &dir,
+        "mate.pgn",
         "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/6C2/2BAKA3 w - - 0 30\"]\n\n\
          30. g1e1 i3i0 0-1\n",
-    )
-    .expect("written");
-    let doc = analyze_json(&[
-        "--pgn",
-        path_text(&pgn),
-        "--nodes",
-        NODES,
-        "--format",
-        "json",
-    ]);
+    );
+    let doc = analyze_json(&pgn_args(&pgn, NODES, &["--format", "json"]));
     let game = &doc["games"][0];
     assert_eq!(judgement(&doc, 1), "blunder", "{game:#}");
     let m = &game["moves"][0];
@@ -1170,7 +1109,7 @@ fn a_mate_allowed_from_a_won_position_is_a_blunder() {
     );
     assert!(m["loss"].as_f64().expect("loss") > 80.0, "{m:#}");
     assert_eq!(game["red"]["blunders"], 1);
-    let out = analyze(&["--pgn", path_text(&pgn), "--nodes", NODES, "--quiet"]);
+    let out = analyze(&pgn_args(&pgn, NODES, &["--quiet"]));
     assert!(
         stdout(&out).contains("?? blunder, allows mate in 1"),
         "{}",
@@ -1235,53 +1174,36 @@ fn graph_ends(page: &str) -> (f64, f64) {
     (numbers[2], numbers[3])
 }
 
+/// The review of `pgn` at 3,000 nodes a move as an HTML page written to `page`; the page.
+fn html_review(pgn: &Path, page: &Path) -> String {
+    let out = analyze(&pgn_args(
+        pgn,
+        "3000",
+        &["--format", "html", "-o", path_text(page)],
+    ));
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::read_to_string(page).expect("page")
+}
+
 #[test]
 fn the_graph_puts_each_move_at_its_number() {
     let dir = temp_dir("graph-x");
     // Red moves first: ten plies, Black's fifth move last, at 5.5; the start half a move before
     // Red's first, at 0.5.
     let page = dir.join("red.html");
-    std::fs::write(
-        dir.join("red.pgn"),
-        blunder_pgn(Notation::Iccs(RankBase::Zero)),
-    )
-    .expect("written");
-    let red = dir.join("red.pgn");
-    let out = analyze(&[
-        "--pgn",
-        path_text(&red),
-        "--nodes",
-        "3000",
-        "--format",
-        "html",
-        "-o",
-        path_text(&page),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let html = std::fs::read_to_string(&page).expect("page");
+    let red = write_file(&dir, "red.pgn", blunder_pgn(Notation::Iccs(RankBase::Zero)));
+    let html = html_review(&red, &page);
     assert_eq!(graph_ends(&html), (0.5, 5.5));
     assert!(html.contains("Black&apos;s at N + 0.5"));
     // Black moves first, at move 30: Black's move 30 at 30.5, Red's move 31 at 31.
-    let black = dir.join("black.pgn");
-    std::fs::write(
-        &black,
+    let black = write_file(
+        &dir,
+        "black.pgn",
         "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/4C4/2BAKA3 b - - 1 30\"]\n\n\
          30... i6i5 31. e3e4 *\n",
-    )
-    .expect("written");
+    );
     let page = dir.join("black.html");
-    let out = analyze(&[
-        "--pgn",
-        path_text(&black),
-        "--nodes",
-        "3000",
-        "--format",
-        "html",
-        "-o",
-        path_text(&page),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let html = std::fs::read_to_string(&page).expect("page");
+    let html = html_review(&black, &page);
     assert_eq!(graph_ends(&html), (30.0, 31.0));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1299,30 +1221,23 @@ fn interrupt(pid: u32) {
 fn an_interrupted_review_keeps_its_finished_games_and_resumes() {
     let dir = temp_dir("interrupted");
     // A short game, then the long one of the match games: Ctrl-C comes during the second.
-    let pgn = dir.join("two.pgn");
     let long = std::fs::read_to_string(MATCH_GAMES).expect("the match games");
     let second = &long[long.rfind("[Event").expect("two games")..];
-    std::fs::write(
-        &pgn,
+    let pgn = write_file(
+        &dir,
+        "two.pgn",
         format!("{}\n{second}", blunder_pgn(Notation::Iccs(RankBase::Zero))),
-    )
-    .expect("written");
+    );
     for format in ["json", "pgn"] {
         let out_file = dir.join(format!("review.{format}"));
-        let args = [
-            "--pgn",
-            path_text(&pgn),
-            "--nodes",
+        let args = pgn_args(
+            &pgn,
             NODES,
-            "--format",
-            format,
-            "-o",
-            path_text(&out_file),
-            "--quiet",
-        ];
+            &["--format", format, "-o", path_text(&out_file), "--quiet"],
+        );
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_cotuong"))
             .arg("analyze")
-            .args(args)
+            .args(&args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

@@ -175,11 +175,11 @@ impl<'a> GameWriter<'a> {
     /// The JSON document of the games finished.
     fn json_document(&self, interrupted: bool) -> Result<String, String> {
         let doc = json::GamesDocument {
-            engine: cotuong::engine::ENGINE_NAME,
-            limits: self.run.limits.describe(),
-            notation: self.json_notation.name(),
-            convention: table::CONVENTION,
-            thresholds: self.run.thresholds,
+            header: json::Header::new(
+                self.run.limits.describe(),
+                self.json_notation,
+                self.run.thresholds,
+            ),
             games: &self.json_games,
             interrupted,
             games_selected: self.total,

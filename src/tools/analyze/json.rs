@@ -14,14 +14,15 @@ use super::judgement::{Judgement, Thresholds};
 use super::mate_note::MateNote;
 use super::position_review::PositionReview;
 use super::score::JsonScore;
+use super::table::CONVENTION;
 use super::test_suite::SuiteScore;
 use super::winning_chances::points;
 
-/// The whole document.
+/// The settings that open both documents.
 #[derive(Serialize)]
-pub struct Document<'a> {
+pub struct Header {
     /// The engine.
-    pub engine: &'a str,
+    pub engine: &'static str,
     /// The limits per position, as text.
     pub limits: String,
     /// The notation of the `text` fields.
@@ -30,6 +31,27 @@ pub struct Document<'a> {
     pub convention: &'static str,
     /// The judgement thresholds (percentage points of the mover's expected score).
     pub thresholds: Thresholds,
+}
+
+impl Header {
+    /// This engine's header for `limits` (as text), moves in `notation`, judged by `thresholds`.
+    pub fn new(limits: String, notation: Notation, thresholds: Thresholds) -> Header {
+        Header {
+            engine: cotuong::engine::ENGINE_NAME,
+            limits,
+            notation: notation.name(),
+            convention: CONVENTION,
+            thresholds,
+        }
+    }
+}
+
+/// The whole document.
+#[derive(Serialize)]
+pub struct Document {
+    /// The settings.
+    #[serde(flatten)]
+    pub header: Header,
     /// The positions analyzed.
     pub positions: Vec<JsonPosition>,
     /// The test suite's score, when positions name best moves or moves to avoid.
@@ -40,16 +62,9 @@ pub struct Document<'a> {
 /// The document of a review of games, written as they finish.
 #[derive(Serialize)]
 pub struct GamesDocument<'a> {
-    /// The engine.
-    pub engine: &'a str,
-    /// The limits per position, as text.
-    pub limits: String,
-    /// The notation of the `text` fields.
-    pub notation: &'static str,
-    /// How scores and losses are given.
-    pub convention: &'static str,
-    /// The judgement thresholds (percentage points of the mover's expected score).
-    pub thresholds: Thresholds,
+    /// The settings.
+    #[serde(flatten)]
+    pub header: Header,
     /// The games reviewed (see [`JsonGame`]), in the order of the input.
     pub games: &'a [serde_json::Value],
     /// Whether the review was interrupted before the last game (`--resume` continues it).

@@ -360,11 +360,7 @@ fn positions_text(
         Format::Html => return Err("--format html is for games (--pgn)".into()),
         Format::Json => {
             let doc = json::Document {
-                engine: cotuong::engine::ENGINE_NAME,
-                limits: run.limits.describe(),
-                notation: notation.name(),
-                convention: table::CONVENTION,
-                thresholds: run.thresholds,
+                header: json::Header::new(run.limits.describe(), notation, run.thresholds),
                 positions: reviews
                     .iter()
                     .map(|r| json::position(r, notation))
