@@ -344,7 +344,9 @@ pub fn orient(perspective: Color, sq: Square) -> Square {
 /// How the output layer is chosen: one output per bucket, picked from the position.
 ///
 /// Material buckets let the net weigh its hidden features differently in the middle game and the
-/// endgame. The id is stored in the net file.
+/// endgame. The id is stored in the net file: 0 [`Single`](OutputBuckets::Single), 1
+/// [`PieceCount`](OutputBuckets::PieceCount), 2
+/// [`PieceConfiguration`](OutputBuckets::PieceConfiguration).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OutputBuckets {
     /// One output for every position.
@@ -352,12 +354,20 @@ pub enum OutputBuckets {
     /// `n` buckets by the number of pieces on the board other than the generals (0-30):
     /// `bucket = pieces * n / 31`.
     PieceCount(u8),
+    /// 16 buckets by both sides' attacking material, as Pikafish picks its layer stacks: each
+    /// side's [`Anchor::attack_bucket`] (has a chariot; has a horse or cannon), and
+    /// `bucket = 4 * attack(side to move) + attack(opponent)`. Side to move first because the
+    /// output layer is evaluated from its point of view.
+    PieceConfiguration,
 }
 
 /// The most output buckets a net may have.
 pub const MAX_OUTPUT_BUCKETS: usize = 16;
 /// Pieces other than the two generals in the initial position, plus one (the bucket divisor).
 const PIECE_COUNT_SPAN: usize = 31;
+/// Buckets of [`OutputBuckets::PieceConfiguration`]: an attack state per side.
+pub const PIECE_CONFIGURATION_BUCKETS: usize = ATTACK_BUCKETS * ATTACK_BUCKETS;
+const _: () = assert!(PIECE_CONFIGURATION_BUCKETS <= MAX_OUTPUT_BUCKETS);
 
 impl OutputBuckets {
     /// The scheme id written in net files.
@@ -365,6 +375,7 @@ impl OutputBuckets {
         match self {
             OutputBuckets::Single => 0,
             OutputBuckets::PieceCount(_) => 1,
+            OutputBuckets::PieceConfiguration => 2,
         }
     }
 
@@ -373,6 +384,7 @@ impl OutputBuckets {
         match (id, buckets) {
             (0, 1) => Some(OutputBuckets::Single),
             (1, 2..=MAX_OUTPUT_BUCKETS) => Some(OutputBuckets::PieceCount(buckets as u8)),
+            (2, PIECE_CONFIGURATION_BUCKETS) => Some(OutputBuckets::PieceConfiguration),
             _ => None,
         }
     }
@@ -382,6 +394,7 @@ impl OutputBuckets {
         match self {
             OutputBuckets::Single => 1,
             OutputBuckets::PieceCount(n) => n as usize,
+            OutputBuckets::PieceConfiguration => PIECE_CONFIGURATION_BUCKETS,
         }
     }
 
@@ -393,6 +406,12 @@ impl OutputBuckets {
             OutputBuckets::PieceCount(n) => {
                 let pieces = (pos.occupied().count() as usize).saturating_sub(2);
                 (pieces.min(PIECE_COUNT_SPAN - 1) * n as usize) / PIECE_COUNT_SPAN
+            }
+            OutputBuckets::PieceConfiguration => {
+                // Anchor::of is a few bitboard popcounts: no loop over squares.
+                let stm = pos.side_to_move();
+                let attack = |side| Anchor::of(pos, side).attack_bucket();
+                ATTACK_BUCKETS * attack(stm) + attack(stm.opponent())
             }
         }
     }
@@ -480,6 +499,34 @@ mod tests {
         assert_eq!(OutputBuckets::from_id(1, 8), Some(b));
         assert_eq!(OutputBuckets::from_id(0, 1), Some(OutputBuckets::Single));
         assert_eq!(OutputBuckets::from_id(0, 2), None);
+    }
+
+    #[test]
+    fn piece_configuration_buckets_follow_both_sides_attackers() {
+        let b = OutputBuckets::PieceConfiguration;
+        assert_eq!(b.count(), 16);
+        assert_eq!(b.id(), 2);
+        assert_eq!(OutputBuckets::from_id(2, 16), Some(b));
+        for bad in [0, 1, 8, 15, 17] {
+            assert_eq!(OutputBuckets::from_id(2, bad), None, "{bad} buckets");
+        }
+        // Both sides have everything.
+        let start = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(b.bucket(&start), 15);
+        // Bare generals.
+        let bare = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+        assert_eq!(b.bucket(&bare), 0);
+        // Red to move with only a chariot (plus an advisor, which no bucket counts), Black with
+        // only a horse: 4 * 2 + 1.
+        let red_chariot = "3k5/9/9/9/9/4n4/9/9/4A4/R3K4";
+        let red = Position::from_fen(&format!("{red_chariot} w - - 0 1")).unwrap();
+        assert_eq!(b.bucket(&red), 9);
+        // The same board with Black to move swaps the halves: 4 * 1 + 2.
+        let black = Position::from_fen(&format!("{red_chariot} b - - 0 1")).unwrap();
+        assert_eq!(b.bucket(&black), 6);
+        // A cannon counts as a horse does.
+        let cannon = Position::from_fen("3k5/9/9/9/9/4c4/9/9/9/R3K4 b - - 0 1").unwrap();
+        assert_eq!(b.bucket(&cannon), 6);
     }
 
     fn sq(file: u8, rank: u8) -> Square {
