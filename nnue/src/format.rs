@@ -10,8 +10,8 @@
 //! | 16 | 4 | feature set id, `u32` ([`FeatureSet`]; version 1 allows set 1 only) |
 //! | 20 | 4 | inputs per perspective, `u32` (must equal the feature set's) |
 //! | 24 | 4 | hidden size H per perspective, `u32` (a multiple of [`HIDDEN_MULTIPLE`]) |
-//! | 28 | 4 | output bucket scheme id, `u32` ([`OutputBuckets`]) |
-//! | 32 | 4 | output bucket count B, `u32` |
+//! | 28 | 4 | output bucket scheme id, `u32` ([`OutputBuckets`]): 0 single, 1 piece count, 2 piece configuration |
+//! | 32 | 4 | output bucket count B, `u32`: 1 for scheme 0, 2 to 16 for scheme 1, 16 for scheme 2 |
 //! | 36 | 4 | QA, `i32`: first-layer quantisation (float 1.0 = QA) |
 //! | 40 | 4 | QB, `i32`: output-weight quantisation (float 1.0 = QB) |
 //! | 44 | 4 | eval scale, `i32`: engine units per unit of the float output |
@@ -43,7 +43,7 @@
 //! stored as `round(x · QA)`, output weights as `round(x · QB)` and output biases as
 //! `round(x · QA · QB)`.
 
-use crate::features::{FeatureSet, OutputBuckets};
+use crate::features::{FeatureSet, OutputBuckets, MAX_OUTPUT_BUCKETS, PIECE_CONFIGURATION_BUCKETS};
 use std::fmt;
 
 /// The first eight bytes of every net file.
@@ -277,7 +277,8 @@ impl fmt::Display for NetError {
             NetError::BadOutputBuckets { scheme, count } => {
                 write!(
                     f,
-                    "output bucket scheme {scheme} with {count} buckets is not valid"
+                    "output bucket scheme {scheme} with {count} buckets is not valid \
+                     (scheme 0: 1 bucket; 1: 2 to {MAX_OUTPUT_BUCKETS}; 2: {PIECE_CONFIGURATION_BUCKETS})"
                 )
             }
             NetError::BadQuantisation { field, value } => {
@@ -659,6 +660,43 @@ mod tests {
             FIXED_HEADER_BYTES + 8 + 2 * (1260 * 32 + 32 + 2 * 64) + 8
         );
         assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn piece_configuration_nets_round_trip_and_other_counts_are_refused() {
+        let file = crate::random_net::Spec {
+            buckets: OutputBuckets::PieceConfiguration,
+            ..crate::random_net::Spec::screlu(32)
+        }
+        .build(7);
+        let bytes = file.to_bytes();
+        assert_eq!(&bytes[28..36], &[2, 0, 0, 0, 16, 0, 0, 0]);
+        let back = NetFile::parse(&bytes).unwrap();
+        assert_eq!(back.header.buckets, OutputBuckets::PieceConfiguration);
+        assert_eq!(back, file);
+        // The header check comes before the weights are read, so the rest may stay as it is.
+        for count in [1u32, 8, 15, 17] {
+            let mut b = bytes.clone();
+            b[32..36].copy_from_slice(&count.to_le_bytes());
+            let err = NetFile::parse(&b).unwrap_err();
+            assert_eq!(
+                err,
+                NetError::BadOutputBuckets {
+                    scheme: 2,
+                    count: count as usize
+                }
+            );
+            assert!(err.to_string().contains("2: 16"), "{err}");
+        }
+        let mut b = bytes.clone();
+        b[28] = 3;
+        assert_eq!(
+            NetFile::parse(&b),
+            Err(NetError::BadOutputBuckets {
+                scheme: 3,
+                count: 16
+            })
+        );
     }
 
     #[test]
