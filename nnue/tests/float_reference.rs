@@ -8,6 +8,7 @@
 mod common;
 
 use common::random_positions;
+use nnue::features::OutputBuckets;
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::reference::FloatNetwork;
@@ -56,6 +57,27 @@ fn quantised_equals_float_within_the_rounding_bound_on_10000_positions() {
         3,
         &positions,
     );
+    check(
+        Spec {
+            buckets: OutputBuckets::PieceConfiguration,
+            ..Spec::screlu(256)
+        },
+        5,
+        &positions,
+    );
+}
+
+#[test]
+fn random_games_reach_every_piece_configuration_bucket() {
+    // Guards the piece-configuration check above: its positions must exercise every bucket, not
+    // only the full-material one.
+    let positions = random_positions(1, 10_000);
+    let buckets: std::collections::BTreeSet<usize> = positions
+        .iter()
+        .map(|p| OutputBuckets::PieceConfiguration.bucket(p))
+        .collect();
+    eprintln!("piece-configuration buckets reached: {buckets:?}");
+    assert_eq!(buckets.len(), 16, "buckets reached: {buckets:?}");
 }
 
 #[test]

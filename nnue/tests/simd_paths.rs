@@ -5,7 +5,7 @@ mod common;
 
 use common::{random_walk, Step};
 use engine_core::{Position, START_FEN};
-use nnue::features::FeatureSet;
+use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network, Simd};
@@ -37,6 +37,13 @@ fn specs() -> Vec<Spec> {
             (
                 Spec::with_features(FeatureSet::KingAttackBuckets, 512),
                 false,
+            ),
+            (
+                Spec {
+                    buckets: OutputBuckets::PieceConfiguration,
+                    ..Spec::screlu(256)
+                },
+                true,
             ),
         ] {
             out.push(Spec {

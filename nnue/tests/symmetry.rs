@@ -5,6 +5,7 @@ mod common;
 
 use common::{colour_flip, random_positions};
 use engine_core::Color;
+use nnue::features::OutputBuckets;
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::{AccumulatorStack, Network};
@@ -18,6 +19,11 @@ fn colour_flipped_positions_evaluate_identically() {
             architecture: Architecture::PerspectiveCrelu,
             extreme: true,
             ..Spec::screlu(512)
+        },
+        // Its buckets are relative to the side to move, so they swap with the colours.
+        Spec {
+            buckets: OutputBuckets::PieceConfiguration,
+            ..Spec::screlu(256)
         },
     ] {
         let net = Network::from_net_file(&spec.build(31)).unwrap();
