@@ -579,6 +579,12 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     let err = run(&small_run_args(&data, &kb, &["--factorise"])).unwrap_err();
     assert!(matches!(err, TrainError::BadArgs(_)), "{err}");
     assert!(err.to_string().contains("--factorise needs"), "{err}");
+    // A piece-count bucket count with the piece-configuration scheme is refused, not ignored
+    // (small_run_args gives --buckets 2).
+    let config = ["--output-buckets", "piece-configuration"];
+    let err = run(&small_run_args(&data, &kb, &config)).unwrap_err();
+    assert!(matches!(err, TrainError::BadArgs(_)), "{err}");
+    assert!(err.to_string().contains("--buckets 2"), "{err}");
 }
 
 #[test]
@@ -722,13 +728,16 @@ fn float_eval_and_bound(net: &Network, file: &NetFile, pos: &Position, k: f64) -
 fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
     let dir = TempDir::new("export");
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-8.xqg");
-    for (activation, features, factorise) in [
-        ("screlu", "piece-square", false),
-        ("crelu", "piece-square", false),
-        ("screlu", "king-bucket", false),
-        ("screlu", "king-bucket", true),
+    for (activation, features, factorise, configuration) in [
+        ("screlu", "piece-square", false, false),
+        ("crelu", "piece-square", false, false),
+        ("screlu", "king-bucket", false, false),
+        ("screlu", "king-bucket", true, false),
+        ("screlu", "attack-bucket", false, true),
     ] {
-        let out = dir.path(&format!("{activation}-{features}-{factorise}.nnue"));
+        let out = dir.path(&format!(
+            "{activation}-{features}-{factorise}-{configuration}.nnue"
+        ));
         let mut extra = vec![
             "--activation",
             activation,
@@ -744,13 +753,20 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         if factorise {
             extra.push("--factorise");
         }
+        // small_run_args asks for 2 piece-count buckets; piece-configuration takes no count.
+        let expected_buckets = if configuration {
+            extra.extend(["--output-buckets", "piece-configuration", "--buckets", "1"]);
+            OutputBuckets::PieceConfiguration
+        } else {
+            OutputBuckets::PieceCount(2)
+        };
         let a = small_run_args(&committed, &out, &extra);
         let report = run(&a).unwrap();
         let bytes = std::fs::read(&out).unwrap();
         let file = NetFile::parse(&bytes).unwrap();
         assert_eq!(file.header.eval_scale, 410);
         assert_eq!(file.header.hidden, 32);
-        assert_eq!(file.header.buckets, OutputBuckets::PieceCount(2));
+        assert_eq!(file.header.buckets, expected_buckets);
         assert_eq!((file.header.qa, file.header.qb), (255, 64));
         assert_eq!(
             file.header.architecture.name(),

@@ -29,6 +29,26 @@ impl Schedule {
     }
 }
 
+/// How `--output-buckets` picks the output layer ([`OutputBuckets`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum OutputScheme {
+    /// `--buckets` buckets by the number of pieces on the board (one output with `--buckets 1`).
+    PieceCount,
+    /// 16 buckets by whether each side still has a chariot, and a horse or cannon (side to
+    /// move's state times 4 plus the opponent's), as Pikafish picks its layer stacks.
+    PieceConfiguration,
+}
+
+impl OutputScheme {
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputScheme::PieceCount => "piece-count",
+            OutputScheme::PieceConfiguration => "piece-configuration",
+        }
+    }
+}
+
 /// Parses a number and checks it with `valid`, which `expected` describes.
 fn parse_checked<T: std::str::FromStr + std::fmt::Display>(
     text: &str,
@@ -138,9 +158,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
     pub activation: Activation,
 
-    /// Output buckets by the number of pieces on the board (1: a single output).
+    /// Output buckets by the number of pieces on the board (1: a single output), for
+    /// `--output-buckets piece-count`; leave it at 1 with piece-configuration (always 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
     pub buckets: u8,
+
+    /// How the output bucket is chosen: piece-count (`--buckets` buckets by the number of pieces)
+    /// or piece-configuration (16 buckets by whether each side still has a chariot, and a horse
+    /// or cannon).
+    #[arg(long, value_enum, default_value_t = OutputScheme::PieceCount)]
+    pub output_buckets: OutputScheme,
 
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
@@ -319,11 +346,12 @@ impl Args {
         self.chunk.max(1).div_ceil(batch) * batch
     }
 
-    /// The output bucket scheme.
+    /// The output bucket scheme (`--buckets` is checked against it before training).
     pub fn output_buckets(&self) -> OutputBuckets {
-        match self.buckets {
-            0 | 1 => OutputBuckets::Single,
-            n => OutputBuckets::PieceCount(n),
+        match (self.output_buckets, self.buckets) {
+            (OutputScheme::PieceConfiguration, _) => OutputBuckets::PieceConfiguration,
+            (OutputScheme::PieceCount, 0 | 1) => OutputBuckets::Single,
+            (OutputScheme::PieceCount, n) => OutputBuckets::PieceCount(n),
         }
     }
 
@@ -356,6 +384,7 @@ impl Args {
         opt("features", feature_set_option(self.features).to_string());
         opt("activation", self.activation.name().to_string());
         opt("buckets", self.buckets.to_string());
+        opt("output-buckets", self.output_buckets.name().to_string());
         opt("epochs", self.epochs.to_string());
         opt("batch-size", self.batch_size.to_string());
         opt("lr", self.lr.to_string());
@@ -459,6 +488,26 @@ mod tests {
         assert!(Args::parse_from(["d", "--chunk", "0"]).is_err());
         // A fixed validation file replaces the fraction; both at once are refused.
         assert!(Args::parse_from(["d", "--validation", "0.1", "--validation-file", "v"]).is_err());
+    }
+
+    #[test]
+    fn output_bucket_schemes() {
+        let count = Args::parse_from(["d", "--buckets", "8"]).unwrap();
+        assert_eq!(count.output_buckets(), OutputBuckets::PieceCount(8));
+        assert!(count
+            .command_line()
+            .contains(" --buckets 8 --output-buckets piece-count "));
+        let config = Args::parse_from(["d", "--output-buckets", "piece-configuration"]).unwrap();
+        assert_eq!(config.output_buckets(), OutputBuckets::PieceConfiguration);
+        let line = config.command_line();
+        assert!(
+            line.contains(" --output-buckets piece-configuration "),
+            "{line}"
+        );
+        // The canonical command line parses back to the same options.
+        let words: Vec<&str> = line.split_whitespace().skip(2).collect();
+        assert_eq!(Args::parse_from(words).unwrap(), config);
+        assert!(Args::parse_from(["d", "--output-buckets", "pieces"]).is_err());
     }
 
     #[test]

@@ -44,7 +44,7 @@ mod run;
 mod schedule;
 mod validate;
 
-pub use args::{Args, Schedule};
+pub use args::{Args, OutputScheme, Schedule};
 pub use checkpoint::Checkpoint;
 pub use dataset::{
     game_key, load, load_validation_files, open_data_file, read_data_file, scan, stream_chunks,

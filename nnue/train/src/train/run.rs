@@ -1,7 +1,7 @@
 //! A whole training run: load (or scan, when streaming), fit K, train epoch by epoch with
 //! validation, checkpoints and a progress bar, export.
 
-use super::args::Args;
+use super::args::{Args, OutputScheme};
 use super::checkpoint::Checkpoint;
 use super::dataset::{load, load_validation_files, scan, stream_chunks, Dataset, LoadOptions};
 use super::error::{write_atomically, TrainError};
@@ -128,6 +128,16 @@ fn validate(args: &Args) -> Result<(), TrainError> {
     }
     if args.buckets == 0 || usize::from(args.buckets) > nnue::features::MAX_OUTPUT_BUCKETS {
         return bad(format!("{} output buckets (1-16)", args.buckets));
+    }
+    // The count belongs to piece-count; piece-configuration has its own, so a count given with
+    // it would be silently ignored.
+    if args.output_buckets == OutputScheme::PieceConfiguration && args.buckets != 1 {
+        return bad(format!(
+            "--buckets {} with --output-buckets piece-configuration, which always has {} buckets; \
+             leave --buckets out",
+            args.buckets,
+            nnue::features::PIECE_CONFIGURATION_BUCKETS
+        ));
     }
     if !(8..=1024).contains(&args.qb) {
         return bad(format!("QB {} not in 8..=1024", args.qb));
