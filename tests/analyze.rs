@@ -795,7 +795,7 @@ fn expected_score(score: &Value, mover: i64) -> i64 {
         };
     }
     let cp = score["cp"].as_i64().expect("a score") * mover;
-    let (w, d, _) = cotuong::protocol::output::wdl(i32::try_from(cp).expect("small"));
+    let (w, d, _) = cotuong::protocol::wdl(i32::try_from(cp).expect("small"));
     (2 * i64::from(w) + i64::from(d)) / 2
 }
 

@@ -2,8 +2,8 @@
 //! dialects, never end a session or wedge it. After every batch of lines `isready` is answered,
 //! and at the end the engine still searches and answers with a move.
 
-use cotuong::protocol::output::Output;
 use cotuong::protocol::run_with;
+use cotuong::protocol::Output;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use std::io::{Cursor, Write};

@@ -104,7 +104,7 @@ pub enum Command {
     /// An empty line.
     Nothing,
     /// A line of the XBoard dialect (every one but `quit`).
-    Xboard(super::xboard_command::XCommand),
+    Xboard(super::xboard::XCommand),
 }
 
 /// Parses a number token with a clear error.

@@ -1,9 +1,11 @@
 //! Protocol front end: everything UCI, UCCI or XBoard, none of it in the engine. The input thread
-//! reads lines, parses them per dialect ([`parse`]: [`command`], [`uci`], [`ucci`], [`xboard`])
-//! and sends typed commands over a channel; the [`session::Session`] (UCI and UCCI) or the
-//! [`xboard_session::XboardSession`] applies them to the engine and writes its answers and events
-//! as wire text ([`output`], [`xboard_output`]), with the settings only the wire reads in
-//! [`wire_options`] and [`xboard_options`].
+//! reads lines, parses them per dialect (`parse`: `command`, `uci`, `ucci`, `xboard::parse`) and
+//! sends typed commands over a channel; the `session::Session` (UCI and UCCI) or the
+//! `xboard::XboardSession` applies them to the engine and writes its answers and events as wire
+//! text (`output`, `xboard::output`), with the settings only the wire reads in `wire_options` and
+//! `xboard::options`. The XBoard dialect is the folder `xboard/`. These submodules are private
+//! (the names above are their paths in this folder, for the reader of the source); outside it
+//! only [`run`], [`run_with`] and the items re-exported below are seen.
 //!
 //! The first command decides the dialect (`ucci` → UCCI, `xboard` → XBoard, anything else →
 //! UCI). Input is read on
@@ -12,29 +14,27 @@
 //! valid UTF-8 (a GBK-encoded name from a Chinese GUI, say) gets one `info string error` and is
 //! skipped, and the session goes on.
 
-pub mod command;
-pub mod dialect;
-pub mod help;
-pub mod output;
-pub mod parse;
-pub mod rank_hint;
-pub mod session;
-pub mod ucci;
-pub mod uci;
-pub mod wire_options;
-pub mod xboard;
-pub mod xboard_command;
-pub mod xboard_options;
-pub mod xboard_output;
-pub mod xboard_session;
+mod command;
+mod dialect;
+mod help;
+mod output;
+mod parse;
+mod rank_hint;
+mod session;
+mod ucci;
+mod uci;
+mod wire_options;
+mod xboard;
 
+// What the binary, the tools and the tests use: the dialect a session speaks, the output a
+// session writes to (a test writes into memory), and the win/draw/loss model of the scores.
 pub use dialect::Dialect;
+pub use output::{wdl, Output};
 
 use command::{excerpt, Command};
-use output::Output;
 use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read};
-use xboard_session::XboardSession;
+use xboard::XboardSession;
 
 /// What the input thread sends: a command, or why a line was not one.
 pub(crate) type Input = Result<Command, String>;

@@ -1,6 +1,6 @@
 //! Scores as winning chances: the expected score of a side (a win 1, a draw ½, a loss 0) under the
 //! engine's own win/draw/loss model, the one `UCI_ShowWDL` prints
-//! ([`cotuong::protocol::output::wdl`]). Verdicts and accuracy are measured on this scale, as
+//! ([`cotuong::protocol::wdl`]). Verdicts and accuracy are measured on this scale, as
 //! lichess measures them on its own: a pawn matters in a level game and hardly at all in a won
 //! one, and a mate is a certain win.
 
@@ -25,7 +25,7 @@ pub fn points(drop: PerMille) -> f64 {
 /// `side`'s expected score in thousandths when the position scores `score` (Red's view): the
 /// WDL model's win chance plus half its draw chance.
 pub fn expected(score: RedScore, side: Color) -> PerMille {
-    let (win, draw, _) = cotuong::protocol::output::wdl(score.for_side(side));
+    let (win, draw, _) = cotuong::protocol::wdl(score.for_side(side));
     // Both per mille: the sum is at most 1000 and fits any integer type.
     i32::try_from(2 * win + draw).unwrap_or(2 * CERTAIN_WIN) / 2
 }

@@ -2,7 +2,7 @@
 //! tables), thinking lines (`depth score time nodes pv`: centipawns, centiseconds), moves, game
 //! results with the referee's reason, and errors.
 
-use super::xboard_options::XBOARD_OPTIONS;
+use super::options::XBOARD_OPTIONS;
 use crate::engine::ENGINE_NAME;
 use crate::options::{OptionKind, Spec, OPTIONS};
 use crate::search::{is_mate, mate_moves, Info, ScoreBound};

@@ -8,16 +8,16 @@
 //! for a purpose (a move, analysis, pondering); a search ended by `force`, `undo`, `new` and the
 //! like is waited for with its purpose cleared, so its move is never played.
 
-use super::command::Command;
-use super::output::Output;
-use super::session::Flow;
-use super::xboard_command::XCommand;
-use super::xboard_options::{Claims, XboardSettings};
-use super::xboard_output as xo;
-use super::Input;
+use super::command::XCommand;
+use super::options::{Claims, XboardSettings};
+use super::output as xo;
 use crate::engine::{Engine, Event, Listener, Offer, SetOptionError};
 use crate::game::Game;
 use crate::options::{self, OptionKind};
+use crate::protocol::command::Command;
+use crate::protocol::output::Output;
+use crate::protocol::session::Flow;
+use crate::protocol::Input;
 use crate::search::{SearchRequest, SideClock};
 use engine_core::rules::{GameResult, RuleId, RuleOptions};
 use engine_core::{Color, Move, Position, RankBase};
@@ -365,9 +365,9 @@ impl XboardSession {
             }
             XCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             XCommand::Ping(n) => self.out.line(&format!("pong {n}")),
-            XCommand::Help => self
-                .out
-                .lines(&super::help::lines(Some(super::Dialect::Xboard))),
+            XCommand::Help => self.out.lines(&crate::protocol::help::lines(Some(
+                crate::protocol::Dialect::Xboard,
+            ))),
             XCommand::MoveNow => {
                 if self.shared().purpose == Purpose::Move {
                     self.engine.stop();

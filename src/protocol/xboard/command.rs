@@ -1,5 +1,5 @@
-//! The commands of the XBoard dialect, as parsed by `xboard.rs` and applied by
-//! `xboard_session.rs`.
+//! The commands of the XBoard dialect, as parsed by [`parse`](super::parse) and applied by
+//! the [`session`](super::session).
 
 /// One XBoard command.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! The XBoard/WinBoard dialect (CECP v2, H.G. Muller's `engine-intf.html`): one input line to an
-//! [`XCommand`] (declared in `xboard_command.rs`). Parsing never fails here: a line that is not
+//! [`XCommand`] (declared in [`command`](super::command)). Parsing never fails here: a line that is not
 //! a command, or a command with a bad argument, becomes [`XCommand::Bad`], which the session
 //! answers with `Error (...): ...` and goes on. Move text stays text (ranks 0-9 on this wire,
 //! `h2e2`); the session parses it against the position.
 
-use super::command::{excerpt, Command};
-use super::xboard_command::XCommand;
+use super::command::XCommand;
+use crate::protocol::command::{excerpt, Command};
 
 fn bad(reason: &str, line: &str) -> XCommand {
     XCommand::Bad {
