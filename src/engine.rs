@@ -15,8 +15,7 @@ use crate::search::{
     MATE_BOUND,
 };
 use crate::strength::Strength;
-use engine_core::rules::Verdict;
-use engine_core::{FenWarnings, Move, Position, RankBase, SplitMix64};
+use engine_core::{FenWarnings, Move, Position, RankBase, SplitMix64, Verdict};
 use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,8 +2,9 @@
 //! resulting position, with the key of every position on the way. The search judges repetitions
 //! against this history, and the referee gives its verdict on it.
 
-use engine_core::rules::{adjudicate, RuleOptions, Verdict};
-use engine_core::{move_text, FenWarnings, Move, Position, RankBase};
+use engine_core::{
+    adjudicate, move_text, FenWarnings, Move, Position, RankBase, RuleOptions, Verdict,
+};
 use std::fmt;
 
 /// A move that is not legal where the game has got to.

@@ -12,8 +12,7 @@
 
 use cotuong::game::Game;
 use cotuong::search::{SearchRequest, Searcher, MATE};
-use engine_core::rules::{try_adjudicate, RuleId};
-use engine_core::{move_text, Color, Move, Position, RankBase, SplitMix64};
+use engine_core::{move_text, try_adjudicate, Color, Move, Position, RankBase, RuleId, SplitMix64};
 use std::collections::BTreeMap;
 use std::time::Instant;
 

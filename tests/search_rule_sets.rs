@@ -18,8 +18,9 @@
 
 use cotuong::game::Game;
 use cotuong::search::{mate_in, mated_in, RootMove, SearchRequest, SearchResult, Searcher, DRAW};
-use engine_core::rules::{adjudicate, GameResult, RuleOptions, RuleSet};
-use engine_core::{move_text, Color, Move, Position, RankBase};
+use engine_core::{
+    adjudicate, move_text, Color, GameResult, Move, Position, RankBase, RuleOptions, RuleSet,
+};
 
 /// A verdict on the completed repetition.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,8 +5,7 @@
 mod common;
 
 use common::{best_move, field, last_score_line, Engine};
-use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions};
-use engine_core::{Move, Position, RankBase};
+use engine_core::{adjudicate, GameResult, Move, Position, RankBase, RuleId, RuleOptions};
 
 /// Centipawn scores below this are ordinary evaluations: rule wins and losses score like mates
 /// and print as `mate`.

@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use cotuong_bench::bench_positions;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use engine_core::rules::{judge_cycle_with, RuleOptions, RuleSet};
-use engine_core::{Move, Position, RankBase};
+use engine_core::{judge_cycle_with, Move, Position, RankBase, RuleOptions, RuleSet};
 
 /// The AXF cases, in engine-core's test data (`engine-core/tests/data/README.md` gives the source).
 const AXF_PATH: &str = concat!(
@@ -116,7 +115,7 @@ fn judge_all(cycles: &[Cycle], options: &RuleOptions) -> usize {
         .iter()
         .filter(|c| {
             judge_cycle_with(black_box(&c.end), black_box(&c.moves), options)
-                != engine_core::rules::CycleVerdict::Draw
+                != engine_core::CycleVerdict::Draw
         })
         .count()
 }

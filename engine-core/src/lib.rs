@@ -3,28 +3,44 @@
 //! every common notation, and PGN game records read as text.
 //! No I/O and no threads, so every consumer can embed it.
 
-pub mod archive;
-pub mod attacks;
+// Two modules stay public as namespaces, their names too generic or clashing to flatten:
+pub mod archive; // `archive::read` beside `archive::cbf::read` and the other formats' `read`.
+mod attacks;
 mod bitboard;
-pub mod fen;
+mod fen;
 mod movegen;
 mod moves;
-pub mod notation;
-pub mod perft;
-pub mod pgn;
+mod notation;
+mod perft;
+pub mod pgn; // `pgn::Game` beside the engine's and the trainer's `Game`; `pgn::write` is a module.
 mod piece;
 mod position;
-pub mod rng;
-pub mod rules;
+mod rng;
+mod rules;
 mod square;
-pub mod zobrist;
+mod zobrist;
 
+// The board: squares, pieces, positions, moves.
 pub use bitboard::Bitboard;
-pub use fen::{expand_startpos, FenError, FenWarning, FenWarnings, STARTPOS, START_FEN};
 pub use moves::{Move, MoveList, MAX_MOVES};
-pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, UnknownNotation};
-pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
-pub use rng::SplitMix64;
 pub use square::Square;
+
+// Attack tables read directly by the search's exchange evaluation and the hand-crafted evaluation.
+pub use attacks::{chariot_attacks, general_moves, horse_moves};
+
+// Positions as text (FEN) and moves as text (every notation).
+pub use fen::{expand_startpos, FenError, FenWarning, FenWarnings, STARTPOS, START_FEN};
+pub use notation::{move_text, parse_move, MoveTextError, Notation, RankBase, UnknownNotation};
+
+// The referee: the rule sets and their options, verdicts on repetition cycles and whole games.
+pub use rules::{
+    adjudicate, counted_plies_of, judge_cycle, judge_cycle_with, try_adjudicate, ChaseRules,
+    CheckCounting, CheckVersusChase, CycleVerdict, GameResult, IllegalMoveError, Referee, RuleId,
+    RuleOptions, RuleSet, UnknownRuleSet, Verdict,
+};
+
+// Move-generation counts, and the deterministic generator for tests and data generation.
+pub use perft::{perft, perft_divide};
+pub use rng::SplitMix64;

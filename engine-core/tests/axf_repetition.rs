@@ -8,8 +8,9 @@
 //! The cases the file leaves unasserted get a verdict under both rule sets in
 //! [`UNASSERTED_IN_FILE`], with its source.
 
-use engine_core::rules::{adjudicate, GameResult, RuleId, RuleOptions, RuleSet};
-use engine_core::{Color, Position, RankBase};
+use engine_core::{
+    adjudicate, Color, GameResult, Position, RankBase, RuleId, RuleOptions, RuleSet,
+};
 
 /// The cases, committed with the crate's test data (`tests/data/README.md` gives the source).
 const DATA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/axf-repetition.tsv");

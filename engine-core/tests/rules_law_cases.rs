@@ -11,7 +11,7 @@
 //! that rule set decides otherwise (the Law's verdict is asserted under the Law, the Asian one
 //! under the Asian rules); all other cases must get the Law's verdict under both.
 
-use engine_core::rules::{
+use engine_core::{
     adjudicate, judge_cycle, judge_cycle_with, ChaseRules, CheckVersusChase, CycleVerdict, RuleId,
     RuleOptions, RuleSet,
 };
@@ -581,9 +581,9 @@ fn verdict_as_expect(case: &LawCase, options: &RuleOptions) -> Expect {
         RuleId::RepetitionDraw => Draw,
         RuleId::PerpetualCheck | RuleId::PerpetualChase => {
             let loser = match verdict.result {
-                engine_core::rules::GameResult::RedWins => Black,
-                engine_core::rules::GameResult::BlackWins => Red,
-                engine_core::rules::GameResult::Draw => {
+                engine_core::GameResult::RedWins => Black,
+                engine_core::GameResult::BlackWins => Red,
+                engine_core::GameResult::Draw => {
                     panic!("{}: drawn by {:?}", case.name, verdict.rule)
                 }
             };

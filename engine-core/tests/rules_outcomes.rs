@@ -2,7 +2,7 @@
 //! 60 moves, checks counted per the option), insufficient material, the repetition threshold and
 //! illegal input.
 
-use engine_core::rules::{
+use engine_core::{
     adjudicate, try_adjudicate, CheckCounting, GameResult, RuleId, RuleOptions, Verdict,
 };
 use engine_core::{Move, Position, RankBase};

@@ -6,8 +6,7 @@
 //! attacking material and returned from the side to move's point of view.
 
 use super::pst;
-use engine_core::attacks::{chariot_attacks, horse_moves};
-use engine_core::{Bitboard, Color, PieceKind, Position, Square};
+use engine_core::{chariot_attacks, horse_moves, Bitboard, Color, PieceKind, Position, Square};
 
 /// Material `(middle game, endgame)` per kind, in internal units.
 pub const MATERIAL: [(i32, i32); 7] = [

@@ -17,7 +17,7 @@ pub(crate) use spec::{check, combo, normalize, spin};
 
 use crate::search::{Tunable, TUNABLES};
 use crate::strength::{self, Strength};
-use engine_core::rules::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
+use engine_core::{CheckCounting, CheckVersusChase, RuleOptions, RuleSet};
 
 /// Largest `Hash` in MB.
 pub const MAX_HASH_MB: i64 = 65_536;

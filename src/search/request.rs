@@ -5,8 +5,7 @@
 //! overhead, root moves).
 
 use super::params::SOFT_NODES_HARD_CAP;
-use engine_core::rules::RuleOptions;
-use engine_core::Move;
+use engine_core::{Move, RuleOptions};
 
 /// The side to move's clock, already converted to milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -43,8 +43,7 @@
 
 use super::params::PENDING_MIN_DEPTH;
 use super::score::{expected_rule_loss, mate_in, mated_in, DRAW};
-use engine_core::rules::{judge_cycle_with, CycleVerdict, RuleOptions};
-use engine_core::{Move, Position};
+use engine_core::{judge_cycle_with, CycleVerdict, Move, Position, RuleOptions};
 
 /// Plies a repetition cycle needs at least (each side moves out and back).
 const MIN_CYCLE_PLIES: usize = 4;
@@ -203,8 +202,7 @@ pub fn rule_outcome(
 mod tests {
     use super::super::score::is_mate;
     use super::*;
-    use engine_core::RankBase;
-    use engine_core::START_FEN;
+    use engine_core::{RankBase, START_FEN};
 
     /// A remaining depth at which cycles inside the tree are searched on.
     const DEEP: i32 = PENDING_MIN_DEPTH;

@@ -5,8 +5,7 @@
 //! x-ray chariots behind a capturer join in. Pins are ignored (as usual for SEE). The general
 //! only takes part as a neighbour inside its palace, and only when the square is not defended.
 
-use engine_core::attacks::general_moves;
-use engine_core::{Bitboard, Color, Move, PieceKind, Position, Square};
+use engine_core::{general_moves, Bitboard, Color, Move, PieceKind, Position, Square};
 
 /// Exchange values by kind (general effectively infinite).
 pub const SEE_VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 100];

@@ -13,8 +13,7 @@ use super::time::{budget, TimeManager};
 use super::tt::{TranspositionTable, TtEntry};
 use super::{Info, RootMove, ScoreBound, SearchControl, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
-use engine_core::rules::{counted_plies_of, CheckCounting};
-use engine_core::{Color, Move, Piece, PieceKind, Position, Undo};
+use engine_core::{counted_plies_of, CheckCounting, Color, Move, Piece, PieceKind, Position, Undo};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -444,8 +443,7 @@ mod tests {
     use super::*;
     use crate::search::score::mate_in;
     use crate::search::tt::Bound;
-    use engine_core::rules::RuleOptions;
-    use engine_core::{move_text, RankBase};
+    use engine_core::{move_text, RankBase, RuleOptions};
 
     fn entry(score: i32, bound: Bound) -> Option<TtEntry> {
         Some(TtEntry {

@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use clap::{Args, ValueEnum};
 use engine_core::pgn::{read_movetext, Game, PgnErrorKind};
-use engine_core::rules::{
+use engine_core::{
     counted_plies_of, try_adjudicate, CheckCounting, CheckVersusChase, RuleOptions, RuleSet,
 };
 use engine_core::{Move, Position, RankBase};

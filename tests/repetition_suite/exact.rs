@@ -7,8 +7,7 @@
 //! engine's search: no evaluation, no pruning, no transposition table (a stored result would
 //! depend on the path, which is the very thing being checked). Slow, so only short horizons.
 
-use engine_core::rules::{GameResult, Referee, RuleOptions};
-use engine_core::{Color, Move, Position};
+use engine_core::{Color, GameResult, Move, Position, Referee, RuleOptions};
 
 /// The game so far, played move by move and judged after each ply by the referee itself.
 pub struct ExactSearch<'a> {

@@ -1,7 +1,6 @@
 //! The rows of `tests/data/false-decisive.tsv` (its header describes the columns).
 
-use engine_core::rules::{RuleOptions, RuleSet};
-use engine_core::Color;
+use engine_core::{Color, RuleOptions, RuleSet};
 
 const DATA: &str = include_str!("../data/false-decisive.tsv");
 

@@ -12,18 +12,12 @@
 use crate::piece::Color;
 use crate::position::Position;
 
-/// Whether `attacker`, having just moved in `pos` (the opponent is to move and not in check),
+/// Whether `attacker`, having just moved in `board` (the opponent is to move and not in check),
 /// threatens to checkmate next move: after a pass by the opponent, some legal checking move of
 /// `attacker` leaves the opponent without a legal move. When the opponent is in check the move
 /// is a check, not a mate threat, and the answer is `false`; so is the answer for the side to
-/// move (it has not just moved).
-pub fn threatens_mate_in_one(pos: &Position, attacker: Color) -> bool {
-    let mut board = pos.clone();
-    threatens_mate_in_one_on(&mut board, attacker)
-}
-
-/// [`threatens_mate_in_one`] on a board the caller lends (restored before returning), so that
-/// the cycle judge needs no copy.
+/// move (it has not just moved). The board is lent by the caller (the cycle judge, which needs
+/// no copy) and restored before returning.
 pub(crate) fn threatens_mate_in_one_on(board: &mut Position, attacker: Color) -> bool {
     if board.side_to_move() == attacker || board.in_check() {
         return false;
@@ -52,6 +46,11 @@ mod tests {
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).expect("fen")
+    }
+
+    /// The question asked of a copy of `pos`.
+    fn threatens_mate_in_one(pos: &Position, attacker: Color) -> bool {
+        threatens_mate_in_one_on(&mut pos.clone(), attacker)
     }
 
     #[test]

@@ -17,10 +17,9 @@ mod no_capture;
 mod outcome;
 mod rule_set;
 
-pub use chase::{threats, ChaseReason, ChaseRules, Threat, ThreatList};
-pub use cycle::{analyze_cycle, ChasedPiece, CheckVersusChase, CycleError, CycleReport};
-pub use mate_threat::threatens_mate_in_one;
-pub use no_capture::{counted_plies, counted_plies_of, limit_reached, CheckCounting};
+pub use chase::ChaseRules;
+pub use cycle::{analyze_cycle, CheckVersusChase, CycleReport};
+pub use no_capture::{counted_plies_of, limit_reached, CheckCounting};
 pub use outcome::{try_adjudicate, IllegalMoveError, Referee};
 pub use rule_set::{RuleSet, UnknownRuleSet};
 

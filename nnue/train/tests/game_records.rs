@@ -1,8 +1,7 @@
 //! The game-record format: round trips, concatenation, and corrupt data reported with its byte
 //! offset, never a panic.
 
-use engine_core::rules::GameResult;
-use engine_core::{Move, Position, Square};
+use engine_core::{GameResult, Move, Position, Square};
 use nnue_train::data::{
     checksum, dump, synthetic_games, DataErrorKind, Filters, Game, GameReader, GameRecord,
     OutcomeError, Ply, PlyPosition, RecordError, Rejection, Score, Termination, HEADER_BYTES,

@@ -6,8 +6,7 @@ use super::options::XBOARD_OPTIONS;
 use crate::engine::ENGINE_NAME;
 use crate::options::{OptionKind, Spec, OPTIONS};
 use crate::search::{is_mate, mate_moves, Info, ScoreBound};
-use engine_core::rules::{GameResult, RuleId, Verdict};
-use engine_core::{move_text, Color, Move, RankBase};
+use engine_core::{move_text, Color, GameResult, Move, RankBase, RuleId, Verdict};
 
 /// XBoard's mate scores: mate in N moves is `100000 + N`, being mated `-100000 - N`.
 const XBOARD_MATE: i32 = 100_000;

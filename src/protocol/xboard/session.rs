@@ -19,8 +19,7 @@ use crate::protocol::output::Output;
 use crate::protocol::session::Flow;
 use crate::protocol::Input;
 use crate::search::{SearchRequest, SideClock};
-use engine_core::rules::{GameResult, RuleId, RuleOptions};
-use engine_core::{Color, Move, Position, RankBase};
+use engine_core::{Color, GameResult, Move, Position, RankBase, RuleId, RuleOptions};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Think time per move when the GUI gave no time control, depth or node limit.

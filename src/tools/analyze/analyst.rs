@@ -12,8 +12,7 @@
 use cotuong::game::Game;
 use cotuong::search::INFINITE;
 use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher};
-use engine_core::rules::{GameResult, RuleOptions, Verdict};
-use engine_core::{Color, Move};
+use engine_core::{Color, GameResult, Move, RuleOptions, Verdict};
 use std::time::Instant;
 
 use super::score::{RedScore, MATED_NOW};

@@ -1,8 +1,7 @@
 //! Score adjudication: ends self-play games whose result is no longer in doubt, so that data
 //! generation does not spend its nodes converting won endings move after move.
 
-use engine_core::rules::GameResult;
-use engine_core::Color;
+use engine_core::{Color, GameResult};
 
 /// When a game counts as decided by the searches' own scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,9 +3,7 @@
 
 use super::adjudication::Adjudication;
 use cotuong::game::Game;
-use engine_core::rules::{GameResult, RuleOptions};
-use engine_core::SplitMix64;
-use engine_core::{Move, Position};
+use engine_core::{GameResult, Move, Position, RuleOptions, SplitMix64};
 use nnue_train::data::Termination;
 
 /// A move with its search score (side to move's point of view, engine units).

@@ -5,7 +5,7 @@ use super::game::{Player, ScoredMove};
 use cotuong::eval::Evaluator;
 use cotuong::game::Game;
 use cotuong::search::{SearchRequest, Searcher};
-use engine_core::rules::RuleOptions;
+use engine_core::RuleOptions;
 
 /// A searcher with fixed limits.
 pub struct SearchPlayer {

@@ -28,7 +28,7 @@ mod xboard_wire;
 
 use clock::TimeControl;
 use engine_config::EngineConfig;
-use engine_core::rules::{RuleOptions, RuleSet};
+use engine_core::{RuleOptions, RuleSet};
 pub use format::Format;
 use play::{DrawRule, GameSettings, ResignRule};
 use sprt::Sprt;

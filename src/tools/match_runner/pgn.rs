@@ -133,8 +133,7 @@ mod tests {
     use super::super::play::{PlayedMove, TerminationKind};
     use super::super::wire::Score;
     use super::*;
-    use engine_core::rules::GameResult;
-    use engine_core::Position;
+    use engine_core::{GameResult, Position};
     use std::time::Duration;
 
     #[test]

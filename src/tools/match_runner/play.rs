@@ -7,8 +7,7 @@ use super::clock::Clock;
 use super::engine_process::{EngineProcess, ThinkError};
 use super::openings::Opening;
 use super::wire::{BestMove, Score};
-use engine_core::rules::{adjudicate, GameResult, RuleOptions};
-use engine_core::{Color, Move, Position};
+use engine_core::{adjudicate, Color, GameResult, Move, Position, RuleOptions};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

@@ -19,7 +19,7 @@ use super::sprt::{Sprt, SprtDecision};
 use super::swiss::{self, Side, SwissPlayer};
 use super::tally::Tally;
 use super::tiebreak::Outcome;
-use engine_core::rules::GameResult;
+use engine_core::GameResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;

@@ -24,8 +24,7 @@ use clap::{Args, ValueEnum};
 use cotuong::engine::{Offer, ENGINE_NAME};
 use cotuong::game::Game;
 use cotuong::search::{is_mate, mate_moves};
-use engine_core::rules::{GameResult, RuleOptions};
-use engine_core::{move_text, Color, Notation, Position, RankBase};
+use engine_core::{move_text, Color, GameResult, Notation, Position, RankBase, RuleOptions};
 
 use super::output_file::write_output;
 use board::Style;

@@ -6,8 +6,7 @@
 
 use cotuong::game::Game;
 use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
-use engine_core::rules::{GameResult, RuleId};
-use engine_core::{Color, Notation, START_FEN};
+use engine_core::{Color, GameResult, Notation, RuleId, START_FEN};
 use std::fmt::Write;
 
 use super::super::analyze::annotated_pgn::format_tag;

@@ -23,7 +23,7 @@ use super::output_file::write_atomically;
 use super::progress_bar::progress_bar;
 use cotuong::options::find_tunable;
 use cotuong::search::{Tunable, TUNABLES};
-use engine_core::rules::{GameResult, RuleOptions};
+use engine_core::{GameResult, RuleOptions};
 use spsa::{Parameter, Perturbation, Schedule, Spsa};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

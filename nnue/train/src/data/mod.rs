@@ -66,7 +66,7 @@
 //! # Writing
 //!
 //! ```
-//! use engine_core::rules::GameResult;
+//! use engine_core::GameResult;
 //! use engine_core::Position;
 //! use nnue_train::data::{GameRecord, Score, Termination};
 //!

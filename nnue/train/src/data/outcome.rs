@@ -1,8 +1,7 @@
 //! How a recorded game ended: its result, the reason, and the consistency rules between them and
 //! the final position that the writer and the reader both enforce.
 
-use engine_core::rules::{GameResult, RuleId};
-use engine_core::Position;
+use engine_core::{GameResult, Position, RuleId};
 use std::fmt;
 
 /// Why a game ended. The discriminant is the code stored in the record.

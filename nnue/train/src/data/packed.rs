@@ -6,8 +6,7 @@
 use super::board::{PackedBoard, PIECE_CODE_BYTES};
 use super::record::points_for;
 use arrayvec::ArrayVec;
-use engine_core::rules::GameResult;
-use engine_core::{Color, PieceKind, Position, Square};
+use engine_core::{Color, GameResult, PieceKind, Position, Square};
 use nnue::features::{Anchor, FeatureSet, OutputBuckets, MAX_ACTIVE};
 
 /// Active feature indices of one perspective.

@@ -419,7 +419,7 @@ impl<R: Read> GameReader<R> {
 /// The header fields that become the game's start and outcome.
 struct StartFields {
     fen: String,
-    result: engine_core::rules::GameResult,
+    result: engine_core::GameResult,
     termination: Termination,
 }
 

@@ -3,8 +3,7 @@
 use super::board::PackedBoard;
 use super::outcome::{check_outcome, result_code, OutcomeError, Termination};
 use super::score::Score;
-use engine_core::rules::GameResult;
-use engine_core::{Color, FenError, Move, Position};
+use engine_core::{Color, FenError, GameResult, Move, Position};
 use nnue::format::fnv1a64;
 use std::fmt;
 use std::io::{self, Write};
@@ -227,7 +226,7 @@ impl std::error::Error for RecordError {}
 /// move with its score as it is played, then [`finish`](Self::finish) it with the result.
 ///
 /// ```
-/// use engine_core::rules::GameResult;
+/// use engine_core::GameResult;
 /// use engine_core::{Move, Position, Square};
 /// use nnue_train::data::{GameRecord, Score, Termination};
 ///

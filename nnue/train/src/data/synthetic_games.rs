@@ -7,9 +7,7 @@
 use super::outcome::Termination;
 use super::record::{Game, GameRecord};
 use super::score::Score;
-use engine_core::rules::{GameResult, RuleOptions};
-use engine_core::SplitMix64;
-use engine_core::{PieceKind, Position};
+use engine_core::{GameResult, PieceKind, Position, RuleOptions, SplitMix64};
 
 /// Material values in engine units, indexed by [`PieceKind::index`].
 pub const MATERIAL: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
