@@ -4,6 +4,8 @@
 //! tests, benchmarks and in-process tools (data generation, training, tuning) can call it
 //! directly. The binary (`src/main.rs`) adds the command line and the tools (`src/tools/`).
 
+#![deny(missing_docs)]
+
 pub mod bench;
 pub mod engine;
 pub mod eval;

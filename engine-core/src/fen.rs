@@ -42,27 +42,69 @@ pub enum FenError {
     /// Nothing but whitespace.
     Empty,
     /// The board field does not have ten `/`-separated ranks.
-    RankCount { found: usize },
+    RankCount {
+        /// How many ranks the field has.
+        found: usize,
+    },
     /// A rank describes more or fewer than nine points.
-    RankLength { rank: u8, points: usize },
+    RankLength {
+        /// The rank (0-9).
+        rank: u8,
+        /// How many points it describes.
+        points: usize,
+    },
     /// A character in the board field that is neither a piece letter nor a digit 1-9.
-    UnknownPiece { rank: u8, ch: char },
+    UnknownPiece {
+        /// The rank (0-9) it stands in.
+        rank: u8,
+        /// The character.
+        ch: char,
+    },
     /// No side-to-move field.
     MissingSide,
     /// The side-to-move field is not `w`, `r` or `b`.
-    BadSide { text: String },
+    BadSide {
+        /// The field as written.
+        text: String,
+    },
     /// A castling or en-passant placeholder other than `-`.
-    BadPlaceholder { field: &'static str, text: String },
+    BadPlaceholder {
+        /// Which field (`castling` or `en-passant`).
+        field: &'static str,
+        /// The field as written.
+        text: String,
+    },
     /// A counter that is not a non-negative number in range.
-    BadCounter { field: &'static str, text: String },
+    BadCounter {
+        /// Which counter (`half-move clock` or `full-move number`).
+        field: &'static str,
+        /// The field as written.
+        text: String,
+    },
     /// Text after the six fields.
-    TrailingText { text: String },
+    TrailingText {
+        /// What follows the sixth field.
+        text: String,
+    },
     /// A side has no general.
-    MissingGeneral { color: Color },
+    MissingGeneral {
+        /// The side without one.
+        color: Color,
+    },
     /// More pieces of a kind than a side starts with.
-    TooManyPieces { piece: Piece, count: u32 },
+    TooManyPieces {
+        /// The piece (kind and side).
+        piece: Piece,
+        /// How many the board has.
+        count: u32,
+    },
     /// A general outside its palace.
-    GeneralOutsidePalace { color: Color, square: Square },
+    GeneralOutsidePalace {
+        /// Whose general.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
     /// The generals face each other on an open file.
     GeneralsFacing,
     /// The side that just moved is in check, so its general could be captured.
@@ -133,7 +175,12 @@ impl std::error::Error for FenError {}
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FenWarning {
     /// An advisor, elephant or soldier on a square it can never reach from its starting squares.
-    UnreachableSquare { piece: Piece, square: Square },
+    UnreachableSquare {
+        /// The piece (kind and side).
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
 }
 
 impl fmt::Display for FenWarning {

@@ -3,6 +3,8 @@
 //! every common notation, and PGN game records read as text.
 //! No I/O and no threads, so every consumer can embed it.
 
+#![deny(missing_docs)]
+
 // Two modules stay public as namespaces, their names too generic or clashing to flatten:
 pub mod archive; // `archive::read` beside `archive::cbf::read` and the other formats' `read`.
 mod attacks;
