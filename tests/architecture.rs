@@ -1,6 +1,9 @@
 //! The module structure of the engine library, read from its source: the imports between its
 //! files form layers without loops (protocol above the engine, the engine above the search, the
 //! search above the evaluation), and the library never names the trainer's crate.
+//! The public faces stay small: the protocol folder declares no public module and re-exports
+//! only the names listed here, and engine-core's root declares public only the listed namespace
+//! modules, the rest of its items re-exported at the root.
 //!
 //! Every path that names a module of the crate counts as an import: `use` trees and paths in
 //! code alike (`crate::eval::explain(..)`, `super::uci::parse(..)`). Test modules
@@ -461,4 +464,91 @@ fn the_checks_see_loops_and_upward_imports() {
     ]);
     assert_eq!(loops(&edges).len(), 1);
     assert!(layer(&vec!["search".into()]) > layer(&vec!["engine".into()]));
+}
+
+/// The modules `file` declares with `pub` visibility (`pub mod x;`), by name.
+fn public_modules(file: &syn::File) -> Vec<String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if matches!(m.vis, syn::Visibility::Public(_)) => {
+                Some(m.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The names a file re-exports with `pub use`, sorted.
+fn public_names(file: &syn::File) -> Vec<String> {
+    let mut names: Vec<String> = reexports(file).into_keys().collect();
+    names.sort();
+    names
+}
+
+/// A source file of the workspace, parsed.
+fn parse_source(relative: &str) -> syn::File {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
+    syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: not valid Rust: {e}", path.display()))
+}
+
+/// The modules engine-core's root may declare `pub`: namespaces whose names are too generic or
+/// clash with others to be re-exported at the root (`archive::read`, `pgn::Game`, `pgn::write`).
+const ENGINE_CORE_PUBLIC_MODULES: &[&str] = &["archive", "pgn"];
+
+/// What the protocol folder shows the rest of the world besides `run` and `run_with`.
+const PROTOCOL_FACE: &[&str] = &["Dialect", "Output", "wdl"];
+
+#[test]
+fn the_protocol_folder_keeps_its_modules_private() {
+    let files = library_files();
+    let public: Vec<String> = files
+        .values()
+        .filter(|f| f.module.first().is_some_and(|m| m == "protocol"))
+        .flat_map(|f| {
+            public_modules(&f.syntax)
+                .into_iter()
+                .map(|m| format!("{}: pub mod {m}", show(&f.module)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        public.is_empty(),
+        "public modules in protocol/ (re-export what is used outside instead):\n{}",
+        public.join("\n")
+    );
+    let root = &files[&vec!["protocol".to_string()]];
+    assert_eq!(
+        public_names(&root.syntax),
+        PROTOCOL_FACE,
+        "the names protocol/mod.rs re-exports (change PROTOCOL_FACE on purpose only)"
+    );
+}
+
+#[test]
+fn engine_core_shows_its_modules_only_as_listed_namespaces() {
+    let lib = parse_source("engine-core/src/lib.rs");
+    let extra: Vec<String> = public_modules(&lib)
+        .into_iter()
+        .filter(|m| !ENGINE_CORE_PUBLIC_MODULES.contains(&m.as_str()))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "engine-core's lib.rs declares public modules beyond {ENGINE_CORE_PUBLIC_MODULES:?} \
+         (re-export their items at the root instead): {extra:?}"
+    );
+    assert!(
+        public_names(&lib).len() > 20,
+        "the root's re-exports are read"
+    );
+}
+
+#[test]
+fn the_face_checks_see_public_modules() {
+    let file: syn::File =
+        syn::parse_str("pub mod a; mod b; pub(crate) mod c; pub use b::{X, Y};").expect("Rust");
+    assert_eq!(public_modules(&file), ["a"]);
+    assert_eq!(public_names(&file), ["X", "Y"]);
 }
