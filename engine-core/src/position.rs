@@ -142,7 +142,8 @@ impl Position {
         self.occupied
     }
 
-    /// Occupancy word of `file` (bit `r` = rank `r`), for the slide functions in [`attacks`].
+    /// Occupancy word of `file` (bit `r` = rank `r`), for the slide functions
+    /// ([`chariot_attacks`](crate::chariot_attacks) and the cannon's).
     #[inline(always)]
     pub fn file_occupancy(&self, file: u8) -> u16 {
         self.file_occ[file as usize]
