@@ -3,9 +3,13 @@
 //!
 //! It knows no protocol. A front end calls its methods with typed requests (move text comes with
 //! its rank numbering) and gets typed answers: synchronous ones as return values (a refused
-//! request is an `Err` with the reason) and everything a `go` produces, in order, as [`Event`]s
+//! request is an [`EngineError`] that front ends word in their own terms) and everything a `go` produces, in order, as [`Event`]s
 //! through the listener given to [`Engine::new`] (called from the search thread too), the way
 //! Pikafish's `Engine` reports through `set_on_update_full` and `set_on_bestmove`.
+
+mod error;
+
+pub use error::{EngineError, Request};
 
 use crate::eval::{self, nnue::NetSource};
 use crate::game::Game;
@@ -84,15 +88,6 @@ pub enum Event {
 /// Receives the engine's events (from the search thread too).
 pub type Listener = Arc<dyn Fn(Event) + Send + Sync>;
 
-/// Why `setoption` did nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetOptionError {
-    /// Not an option of this engine (front ends usually just note it).
-    Unknown(String),
-    /// Refused: a bad value, or a change that cannot happen now.
-    Refused(String),
-}
-
 /// A transposition-table entry as `probe` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HashEntry {
@@ -149,7 +144,7 @@ pub struct Engine {
 impl Engine {
     /// A fresh engine in the start position, reporting to `listener`; an error if the default
     /// hash table cannot be allocated.
-    pub fn new(listener: Listener) -> Result<Engine, String> {
+    pub fn new(listener: Listener) -> Result<Engine, EngineError> {
         let options = Options::default();
         let net = match NetSource::from_option(&options.eval_file).load() {
             Ok(net) => Some(net),
@@ -160,7 +155,12 @@ impl Engine {
                 None
             }
         };
-        let mut searcher = Searcher::new(options.hash_mb, options.threads)?;
+        let mut searcher = Searcher::new(options.hash_mb, options.threads).map_err(|reason| {
+            EngineError::Hash {
+                reason,
+                kept_mb: None,
+            }
+        })?;
         searcher.set_evaluator(evaluator_for(&options, net.as_ref()));
         Ok(Engine {
             searcher: Some(searcher),
@@ -262,32 +262,33 @@ impl Engine {
     }
 
     /// New game: forget the table and the move-ordering statistics.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
         if self.busy() {
-            return Err("'ucinewgame' while searching is ignored".into());
+            return Err(EngineError::Busy(Request::NewGame));
         }
         self.searcher().clear();
         Ok(())
     }
 
     /// Applies `setoption`; on error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
         let mut next = self.options.clone();
         let effect = next.set(name, value).map_err(|e| match e {
-            OptionError::Unknown(n) => SetOptionError::Unknown(n),
-            OptionError::BadValue(msg) => SetOptionError::Refused(msg),
+            OptionError::Unknown(n) => EngineError::UnknownOption(n),
+            OptionError::BadValue(msg) => EngineError::BadOptionValue(msg),
         })?;
         if effect != Effect::None && self.busy() {
-            return Err(SetOptionError::Refused(format!(
-                "option '{name}' cannot change while searching"
-            )));
+            return Err(EngineError::Busy(Request::SetOption(name.to_string())));
         }
         match effect {
             Effect::None => {}
             Effect::ResizeHash => {
                 let keep = self.options.hash_mb;
-                if let Err(e) = self.searcher().resize_hash(next.hash_mb) {
-                    return Err(SetOptionError::Refused(format!("{e}; keeping {keep} MB")));
+                if let Err(reason) = self.searcher().resize_hash(next.hash_mb) {
+                    return Err(EngineError::Hash {
+                        reason,
+                        kept_mb: Some(keep),
+                    });
                 }
             }
             Effect::ClearHash => self.searcher().table().clear(),
@@ -296,16 +297,15 @@ impl Engine {
             Effect::LoadNet => {
                 let net = NetSource::from_option(&next.eval_file)
                     .load()
-                    .map_err(|e| {
-                        SetOptionError::Refused(format!("{e}; keeping {}", self.net_name()))
+                    .map_err(|error| EngineError::Net {
+                        error,
+                        kept: self.net_name(),
                     })?;
                 self.install_evaluation(&next, Some(net));
             }
             Effect::Evaluation => {
                 if next.use_nnue && self.net.is_none() {
-                    return Err(SetOptionError::Refused(
-                        "no net is loaded: set EvalFile first".into(),
-                    ));
+                    return Err(EngineError::NoNet);
                 }
                 self.install_evaluation(&next, self.net.clone());
             }
@@ -341,7 +341,7 @@ impl Engine {
         fen: Option<&str>,
         moves: &[String],
         notation: RankBase,
-    ) -> Result<Option<FenWarnings>, String> {
+    ) -> Result<Option<FenWarnings>, EngineError> {
         let (game, warnings) = Game::from_text_with_warnings(fen, moves, notation)?;
         let new_start = game.start().to_fen() != self.game.start().to_fen();
         self.game = game;
@@ -351,21 +351,26 @@ impl Engine {
 
     /// Sets up the game as it stands (a front end that keeps the game itself, like XBoard's);
     /// refused while a search runs.
-    pub fn set_game(&mut self, game: Game) -> Result<(), String> {
-        self.idle_for("setting the game")?;
+    pub fn set_game(&mut self, game: Game) -> Result<(), EngineError> {
+        self.idle_for(Request::SetGame)?;
         self.game = game;
         self.banned.clear();
         Ok(())
     }
 
     /// Excludes root moves until the next position (UCCI `banmoves`); on error nothing changes.
-    pub fn ban_moves(&mut self, moves: &[String], notation: RankBase) -> Result<(), String> {
+    pub fn ban_moves(&mut self, moves: &[String], notation: RankBase) -> Result<(), EngineError> {
         let pos = self.game.position();
         self.banned = moves
             .iter()
-            .map(|text| pos.parse_move(text, notation))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("banmoves: {e}"))?;
+            .map(|text| {
+                pos.parse_move(text, notation)
+                    .map_err(|error| EngineError::BadExcludedMove {
+                        text: text.clone(),
+                        error,
+                    })
+            })
+            .collect::<Result<_, _>>()?;
         Ok(())
     }
 
@@ -375,7 +380,7 @@ impl Engine {
         fen: Option<&str>,
         moves: &[String],
         notation: RankBase,
-    ) -> Result<Option<HashEntry>, String> {
+    ) -> Result<Option<HashEntry>, EngineError> {
         let game = Game::from_text(fen, moves, notation)?;
         let pos = game.position();
         let tt = match (&self.searcher, &self.running) {
@@ -401,11 +406,9 @@ impl Engine {
     }
 
     /// Refuses work while a search runs; otherwise makes sure the search thread is joined.
-    fn idle_for(&mut self, what: &str) -> Result<(), String> {
+    fn idle_for(&mut self, request: Request) -> Result<(), EngineError> {
         if self.busy() {
-            return Err(format!(
-                "'{what}' while searching is ignored (send 'stop' first)"
-            ));
+            return Err(EngineError::Busy(request));
         }
         self.join_search();
         Ok(())
@@ -417,8 +420,8 @@ impl Engine {
         depth: u32,
         notation: RankBase,
         out: &mut dyn Write,
-    ) -> Result<(), String> {
-        self.idle_for("go")?;
+    ) -> Result<(), EngineError> {
+        self.idle_for(Request::Perft)?;
         crate::perft::run(
             self.game.position(),
             depth,
@@ -428,15 +431,15 @@ impl Engine {
             out,
         )
         .map(|_| ())
-        .map_err(|e| format!("perft failed: {e}"))
+        .map_err(|error| EngineError::Io {
+            request: Request::Perft,
+            error,
+        })
     }
 
     /// `bench [depth]`: the bench search, its report written to `out`.
-    pub fn bench(&mut self, depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
-        if self.busy() {
-            return Err("'bench' while searching is ignored".into());
-        }
-        self.join_search();
+    pub fn bench(&mut self, depth: Option<u32>, out: &mut dyn Write) -> Result<(), EngineError> {
+        self.idle_for(Request::Bench)?;
         let evaluator = evaluator_for(&self.options, self.net.as_ref());
         let config = crate::bench::BenchConfig {
             depth: depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
@@ -444,7 +447,10 @@ impl Engine {
         };
         crate::bench::run(config, evaluator, out)
             .map(|_| ())
-            .map_err(|e| format!("bench failed: {e}"))
+            .map_err(|error| EngineError::Io {
+                request: Request::Bench,
+                error,
+            })
     }
 
     /// Reports the referee's verdict when the current position occurs for the
@@ -480,8 +486,8 @@ impl Engine {
     /// no search: the static evaluation is reported. The search's lines, rules and move
     /// overhead are the engine's options; `request.root_moves` (those legal and not banned)
     /// restrict the root moves when any of them is legal. Refused while another search runs.
-    pub fn go(&mut self, request: SearchRequest, draw_offered: bool) -> Result<(), String> {
-        self.idle_for("go")?;
+    pub fn go(&mut self, request: SearchRequest, draw_offered: bool) -> Result<(), EngineError> {
+        self.idle_for(Request::Go)?;
         self.report_root_verdict();
         let pos = self.game.position();
         let mut root: Vec<Move> = pos
@@ -620,7 +626,7 @@ impl Engine {
 
     /// The opponent played the expected move: the ponder search becomes a normal one (with the
     /// opponent's draw offer, if `draw`).
-    pub fn ponderhit(&mut self, draw: bool) -> Result<(), String> {
+    pub fn ponderhit(&mut self, draw: bool) -> Result<(), EngineError> {
         let active = self.is_searching();
         match &self.running {
             Some(r) if active && r.ctl.pondering.load(Ordering::SeqCst) => {
@@ -630,7 +636,7 @@ impl Engine {
                 r.ctl.ponderhit();
                 Ok(())
             }
-            _ => Err("'ponderhit' without a ponder search is ignored".into()),
+            _ => Err(EngineError::NotPondering),
         }
     }
 

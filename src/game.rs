@@ -3,7 +3,8 @@
 //! against this history, and the referee gives its verdict on it.
 
 use engine_core::{
-    adjudicate, move_text, FenWarnings, Move, Position, RankBase, RuleOptions, Verdict,
+    adjudicate, move_text, FenError, FenWarnings, Move, MoveTextError, Position, RankBase,
+    RuleOptions, Verdict,
 };
 use std::fmt;
 
@@ -28,6 +29,35 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
+
+/// Why the text of a game (a FEN and a move list) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameTextError {
+    /// The FEN does not describe a position.
+    Fen(FenError),
+    /// A move of the list does not parse, or is not legal where it is played.
+    Move {
+        /// 1-based number of the move in the list.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// What is wrong with it.
+        error: MoveTextError,
+    },
+}
+
+impl fmt::Display for GameTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameTextError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            GameTextError::Move { number, error, .. } => {
+                write!(f, "move {number} of the list: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameTextError {}
 
 /// A start position, the legal moves played from it and where they led.
 #[derive(Clone, Debug)]
@@ -69,7 +99,11 @@ impl Game {
 
     /// The game described by a protocol `position` command: a FEN (`None` for the initial
     /// position) and move text in the given rank numbering. The error says what was wrong.
-    pub fn from_text(fen: Option<&str>, moves: &[String], base: RankBase) -> Result<Game, String> {
+    pub fn from_text(
+        fen: Option<&str>,
+        moves: &[String],
+        base: RankBase,
+    ) -> Result<Game, GameTextError> {
         Game::from_text_with_warnings(fen, moves, base).map(|(game, _)| game)
     }
 
@@ -79,19 +113,21 @@ impl Game {
         fen: Option<&str>,
         moves: &[String],
         base: RankBase,
-    ) -> Result<(Game, FenWarnings), String> {
+    ) -> Result<(Game, FenWarnings), GameTextError> {
         let (start, warnings) = match fen {
             None => (Position::startpos(), FenWarnings::default()),
-            Some(f) => {
-                Position::from_fen_with_warnings(f).map_err(|e| format!("invalid FEN: {e}"))?
-            }
+            Some(f) => Position::from_fen_with_warnings(f).map_err(GameTextError::Fen)?,
         };
         let mut game = Game::new(start);
         for (i, text) in moves.iter().enumerate() {
             let mv = game
                 .pos
                 .parse_move(text, base)
-                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+                .map_err(|error| GameTextError::Move {
+                    number: i + 1,
+                    text: text.clone(),
+                    error,
+                })?;
             game.push_legal(mv);
         }
         Ok((game, warnings))
@@ -190,9 +226,11 @@ mod tests {
         assert!(game.play(h2e2).is_err());
         assert_eq!(game.moves().len(), 1, "a refused move changes nothing");
         let err = Game::from_text(None, &["h2e2".into(), "zz99".into()], RankBase::Zero);
-        assert!(err.unwrap_err().starts_with("move 2 of the list: "));
-        assert!(Game::from_text(Some("xyz"), &[], RankBase::Zero)
-            .unwrap_err()
-            .starts_with("invalid FEN"));
+        let err = err.unwrap_err();
+        assert!(matches!(&err, GameTextError::Move { number: 2, text, .. } if text == "zz99"));
+        assert!(err.to_string().starts_with("move 2 of the list: "));
+        let err = Game::from_text(Some("xyz"), &[], RankBase::Zero).unwrap_err();
+        assert!(matches!(err, GameTextError::Fen(_)));
+        assert!(err.to_string().starts_with("invalid FEN"));
     }
 }

@@ -46,10 +46,14 @@ impl Evaluator {
     pub fn from_choice(value: &str) -> Result<Evaluator, String> {
         match value {
             "hce" => Ok(Evaluator::Handcrafted),
-            "nnue" => nnue::NetSource::Embedded.load().map(Evaluator::with_net),
+            "nnue" => nnue::NetSource::Embedded
+                .load()
+                .map(Evaluator::with_net)
+                .map_err(|e| e.to_string()),
             path => nnue::NetSource::File(path.into())
                 .load()
-                .map(Evaluator::with_net),
+                .map(Evaluator::with_net)
+                .map_err(|e| e.to_string()),
         }
     }
 

@@ -7,8 +7,9 @@
 //! message, and the caller keeps the net it had.
 
 use engine_core::{Move, Position, Undo};
-use nnue::{AccumulatorStack, Network};
+use nnue::{AccumulatorStack, LoadError, Network};
 use once_cell::sync::Lazy;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -33,17 +34,51 @@ static EMBEDDED_BYTES: &[u8] = include_bytes!(concat!(
 ));
 
 /// The embedded net, parsed and checked once.
-static EMBEDDED: Lazy<Result<Arc<Network>, String>> = Lazy::new(|| {
+static EMBEDDED: Lazy<Result<Arc<Network>, NetLoadError>> = Lazy::new(|| {
     Network::from_bytes(EMBEDDED_BYTES)
         .map(Arc::new)
-        .map_err(|e| format!("the embedded net {EMBEDDED_NET_FILE} does not load: {e}"))
+        .map_err(NetLoadError::Embedded)
 });
 
 /// The embedded net (an error only if the binary was built with a broken net file, which the
 /// tests rule out).
-pub fn embedded_net() -> Result<Arc<Network>, String> {
+pub fn embedded_net() -> Result<Arc<Network>, NetLoadError> {
     EMBEDDED.clone()
 }
+
+/// Why a net did not load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetLoadError {
+    /// The net built into the binary is broken.
+    Embedded(LoadError),
+    /// The path names a directory.
+    Directory(PathBuf),
+    /// The file cannot be read, or is not a net this engine can use.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: LoadError,
+    },
+}
+
+impl fmt::Display for NetLoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetLoadError::Embedded(e) => {
+                write!(f, "the embedded net {EMBEDDED_NET_FILE} does not load: {e}")
+            }
+            NetLoadError::Directory(path) => {
+                write!(f, "cannot load net '{}': it is a directory", path.display())
+            }
+            NetLoadError::File { path, error } => {
+                write!(f, "cannot load net '{}': {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetLoadError {}
 
 /// Where a net comes from: the `EvalFile` value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +102,7 @@ impl NetSource {
     }
 
     /// Loads the net; the error names the file and says what is wrong with it.
-    pub fn load(&self) -> Result<Arc<Network>, String> {
+    pub fn load(&self) -> Result<Arc<Network>, NetLoadError> {
         match self {
             NetSource::Embedded => embedded_net(),
             NetSource::File(path) => load_file(path),
@@ -76,16 +111,16 @@ impl NetSource {
 }
 
 /// Loads a net file, with an error that names it.
-fn load_file(path: &Path) -> Result<Arc<Network>, String> {
+fn load_file(path: &Path) -> Result<Arc<Network>, NetLoadError> {
     if path.is_dir() {
-        return Err(format!(
-            "cannot load net '{}': it is a directory",
-            path.display()
-        ));
+        return Err(NetLoadError::Directory(path.to_path_buf()));
     }
     Network::load_file(path)
         .map(Arc::new)
-        .map_err(|e| format!("cannot load net '{}': {e}", path.display()))
+        .map_err(|error| NetLoadError::File {
+            path: path.to_path_buf(),
+            error,
+        })
 }
 
 /// One search thread's network evaluator: the shared net and this thread's accumulators.
@@ -172,9 +207,13 @@ mod tests {
     fn bad_files_are_errors_that_name_them() {
         let dir = std::env::temp_dir();
         let missing = NetSource::File(dir.join("cotuong-no-such-net.nnue")).load();
-        assert!(missing.unwrap_err().contains("cotuong-no-such-net.nnue"));
+        assert!(missing
+            .unwrap_err()
+            .to_string()
+            .contains("cotuong-no-such-net.nnue"));
         let directory = NetSource::File(dir.clone()).load().unwrap_err();
-        assert!(directory.contains("directory"), "{directory}");
+        assert!(matches!(directory, NetLoadError::Directory(_)));
+        assert!(directory.to_string().contains("directory"), "{directory}");
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 mod command;
 mod dialect;
+mod engine_errors;
 mod help;
 mod output;
 mod parse;

@@ -5,10 +5,11 @@
 
 use super::command::{excerpt, Command, GoParams, PositionSpec};
 use super::dialect::Dialect;
+use super::engine_errors::wording;
 use super::output::{self, Output, WireStyle};
 use super::rank_hint::rank_hint;
 use super::wire_options::{WireSettings, WIRE_OPTIONS};
-use crate::engine::{Engine, Event, Listener, SetOptionError, ENGINE_AUTHOR, ENGINE_NAME};
+use crate::engine::{Engine, EngineError, Event, Listener, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::options::{OptionError, OPTIONS};
 use crate::search::{SearchRequest, SideClock};
 use engine_core::{Color, RankBase};
@@ -54,7 +55,7 @@ impl Session {
             dialect: Dialect::Uci,
             wire: WireSettings::default(),
             style,
-            engine: Engine::new(listener)?,
+            engine: Engine::new(listener).map_err(|e| wording(&e, Dialect::Uci))?,
             out,
             refused: None,
         })
@@ -79,6 +80,11 @@ impl Session {
 
     fn error(&self, text: &str) {
         self.out.line(&output::error(text));
+    }
+
+    /// An error line for a request the engine refused, worded for the session's dialect.
+    fn engine_error(&self, e: &EngineError) {
+        self.error(&wording(e, self.dialect));
     }
 
     /// Applies one command.
@@ -107,15 +113,16 @@ impl Session {
                                 .line(&output::info_string(&format!("evaluation: {now}")));
                         }
                     }
-                    Err(SetOptionError::Unknown(n)) => self.out.line(&output::info_string(
-                        &format!("unknown option '{}' ignored", excerpt(&n)),
+                    // Not an error: GUIs send options of other engines.
+                    Err(EngineError::UnknownOption(n)) => self.out.line(&output::info_string(
+                        &wording(&EngineError::UnknownOption(excerpt(&n)), self.dialect),
                     )),
-                    Err(SetOptionError::Refused(msg)) => self.error(&msg),
+                    Err(e) => self.engine_error(&e),
                 }
             }
             Command::NewGame => {
                 if let Err(e) = self.engine.new_game() {
-                    self.error(&e);
+                    self.engine_error(&e);
                 }
             }
             Command::Position(spec) => {
@@ -131,6 +138,7 @@ impl Session {
                         }
                     }
                     Err(e) => {
+                        let e = wording(&e, self.dialect);
                         let why =
                             match rank_hint(spec.fen.as_deref(), &spec.moves, base, self.dialect) {
                                 Some(hint) => format!("{e} (hint: {hint})"),
@@ -147,7 +155,7 @@ impl Session {
             }
             Command::BanMoves(list) => {
                 if let Err(e) = self.engine.ban_moves(&list, self.style().rank_base) {
-                    self.error(&e);
+                    self.engine_error(&e);
                 }
             }
             Command::Go(g) => self.go(g),
@@ -158,7 +166,7 @@ impl Session {
             }
             Command::PonderHit { draw } => {
                 if let Err(e) = self.engine.ponderhit(draw) {
-                    self.error(&e);
+                    self.engine_error(&e);
                 }
             }
             Command::Probe(spec) => self.probe(&spec),
@@ -180,7 +188,7 @@ impl Session {
                 // Lock by lock: bench may wait for a stopping search, which prints its last lines.
                 let done = self.engine.bench(depth, &mut self.out.line_writer());
                 if let Err(e) = done {
-                    self.error(&e);
+                    self.engine_error(&e);
                 }
             }
             Command::Help => self.out.lines(&super::help::lines(Some(self.dialect))),
@@ -279,14 +287,14 @@ impl Session {
             // Lock by lock: perft may wait for a stopping search, which prints its last lines.
             let done = self.engine.perft(depth, base, &mut self.out.line_writer());
             if let Err(e) = done {
-                self.error(&e);
+                self.engine_error(&e);
             }
             return;
         }
         let draw_offered = g.draw;
         let request = self.go_request(g);
         if let Err(e) = self.engine.go(request, draw_offered) {
-            self.error(&e);
+            self.engine_error(&e);
         }
     }
 
@@ -298,7 +306,7 @@ impl Session {
             .probe(spec.fen.as_deref(), &spec.moves, f.rank_base)
         {
             Ok(entry) => self.out.line(&output::pophash(entry.as_ref(), &f)),
-            Err(e) => self.error(&e),
+            Err(e) => self.engine_error(&e),
         }
     }
 }

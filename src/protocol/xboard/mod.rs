@@ -4,6 +4,7 @@
 //! the engine.
 
 mod command;
+mod errors;
 mod options;
 mod output;
 mod parse;

@@ -9,9 +9,10 @@
 //! like is waited for with its purpose cleared, so its move is never played.
 
 use super::command::XCommand;
+use super::errors::reason;
 use super::options::{Claims, XboardSettings};
 use super::output as xo;
-use crate::engine::{Engine, Event, Listener, Offer, SetOptionError};
+use crate::engine::{Engine, Event, Listener, Offer};
 use crate::game::Game;
 use crate::options::{self, OptionKind};
 use crate::protocol::command::Command;
@@ -213,7 +214,7 @@ impl XboardSession {
         }));
         let (o, s) = (out.clone(), Arc::clone(&shared));
         let listener: Listener = Arc::new(move |e: Event| on_event(e, &s, &o, &tx));
-        let engine = Engine::new(listener)?;
+        let engine = Engine::new(listener).map_err(|e| reason(&e))?;
         lock(&shared).rules = engine.options().rules.clone();
         Ok(XboardSession {
             engine,
@@ -288,7 +289,7 @@ impl XboardSession {
                 self.limits.sd = None;
                 self.draw_offered = false;
                 if let Err(e) = self.engine.new_game() {
-                    self.error(&e, "new");
+                    self.error(&reason(&e), "new");
                 }
             }
             XCommand::Variant(v) => {
@@ -425,7 +426,8 @@ impl XboardSession {
         };
         if hit {
             if let Err(e) = self.engine.ponderhit(self.draw_offered) {
-                self.out.line(&xo::comment(&format!("error: {e}")));
+                self.out
+                    .line(&xo::comment(&format!("error: {}", reason(&e))));
             }
             self.draw_offered = false;
             return;
@@ -532,8 +534,7 @@ impl XboardSession {
     fn set_engine_option(&mut self, name: &str, value: Option<&str>, command: &str) {
         match self.engine.set_option(name, value) {
             Ok(()) => self.shared().rules = self.engine.options().rules.clone(),
-            Err(SetOptionError::Unknown(_)) => self.error("unknown option", command),
-            Err(SetOptionError::Refused(msg)) => self.error(&msg, command),
+            Err(e) => self.error(&reason(&e), command),
         }
     }
 
@@ -591,7 +592,8 @@ impl XboardSession {
             return;
         }
         if let Err(e) = self.engine.set_game(game.clone()) {
-            self.out.line(&xo::comment(&format!("error: {e}")));
+            self.out
+                .line(&xo::comment(&format!("error: {}", reason(&e))));
             return;
         }
         let request = self.request(&game);
@@ -599,7 +601,8 @@ impl XboardSession {
         let draw = std::mem::take(&mut self.draw_offered);
         if let Err(e) = self.engine.go(request, draw) {
             self.shared().purpose = Purpose::Idle;
-            self.out.line(&xo::comment(&format!("error: {e}")));
+            self.out
+                .line(&xo::comment(&format!("error: {}", reason(&e))));
         }
     }
 
@@ -619,7 +622,8 @@ impl XboardSession {
         };
         if let Err(e) = self.engine.go(request, false) {
             self.shared().purpose = Purpose::Idle;
-            self.out.line(&xo::comment(&format!("error: {e}")));
+            self.out
+                .line(&xo::comment(&format!("error: {}", reason(&e))));
         }
     }
 

@@ -10,6 +10,7 @@
 
 mod board;
 mod command;
+mod errors;
 mod limits;
 mod move_input;
 mod opponent;

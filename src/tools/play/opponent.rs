@@ -2,7 +2,8 @@
 //! a hint, its view of a draw offer) and waited for, so that the game loop reads in order. Options
 //! are set by name through the engine's one option table, as the protocol sessions set them.
 
-use cotuong::engine::{Engine, Event, Listener, Offer, SetOptionError};
+use super::errors::sentence;
+use cotuong::engine::{Engine, Event, Listener, Offer};
 use cotuong::game::Game;
 use cotuong::options::Options;
 use cotuong::search::{self, SearchRequest};
@@ -42,7 +43,7 @@ impl Opponent {
                 let _ = tx.send(e);
             }
         });
-        let engine = Engine::new(listener)?;
+        let engine = Engine::new(listener).map_err(|e| sentence(&e))?;
         let mut opponent = Opponent {
             engine,
             events,
@@ -61,15 +62,12 @@ impl Opponent {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         self.engine
             .set_option(name, Some(value))
-            .map_err(|e| match e {
-                SetOptionError::Unknown(n) => format!("the engine has no option '{n}'"),
-                SetOptionError::Refused(why) => why,
-            })
+            .map_err(|e| sentence(&e))
     }
 
     /// Forgets what earlier games taught the search (a new game).
     pub fn new_game(&mut self) -> Result<(), String> {
-        self.engine.new_game()
+        self.engine.new_game().map_err(|e| sentence(&e))
     }
 
     /// Takes the warnings the engine has reported since the last call.
@@ -90,8 +88,10 @@ impl Opponent {
     /// answer.
     pub fn search(&mut self, game: &Game, request: SearchRequest) -> Result<Answer, String> {
         self.collect_warnings();
-        self.engine.set_game(game.clone())?;
-        self.engine.go(request, false)?;
+        self.engine
+            .set_game(game.clone())
+            .map_err(|e| sentence(&e))?;
+        self.engine.go(request, false).map_err(|e| sentence(&e))?;
         let mut answer = Answer::default();
         loop {
             let event = self
