@@ -386,3 +386,36 @@ fn a_parallel_depth_limited_search_answers_at_the_depth_asked() {
     }
     e.quit();
 }
+
+#[test]
+fn commands_refused_while_searching_keep_their_uci_wording() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    for (command, answer) in [
+        (
+            "setoption name Hash value 32",
+            "info string error: option 'Hash' cannot change while searching",
+        ),
+        (
+            "ucinewgame",
+            "info string error: 'ucinewgame' while searching is ignored",
+        ),
+        (
+            "go depth 3",
+            "info string error: 'go' while searching is ignored (send 'stop' first)",
+        ),
+        (
+            "ponderhit",
+            "info string error: 'ponderhit' without a ponder search is ignored",
+        ),
+    ] {
+        e.send(command);
+        let lines = e.expect_prefix("info string error:");
+        assert_eq!(lines.last().map(String::as_str), Some(answer), "{command}");
+    }
+    e.send("stop");
+    e.expect_prefix("bestmove");
+    e.quit();
+}

@@ -307,3 +307,45 @@ fn a_refused_setboard_leaves_no_board_to_play_on() {
     }
     e.quit();
 }
+
+/// Words of UCI that an XBoard GUI would not understand.
+const UCI_WORDS: &[&str] = &["send 'stop'", "ucinewgame", "info string", "setoption"];
+
+#[test]
+fn a_change_refused_while_analysing_is_an_xboard_error() {
+    let (mut e, _) = xboard();
+    e.send("new");
+    e.send("force");
+    e.send("analyze");
+    e.read_until(
+        |l| l.chars().next().is_some_and(|c| c.is_ascii_digit()),
+        LINE_TIMEOUT,
+    );
+    // The table cannot be replaced under a running search: refused, in XBoard's form.
+    e.send("memory 32");
+    e.send("option Hash=32");
+    let lines = e.read_until(
+        |l| l.starts_with("Error (") && l.ends_with("Hash=32"),
+        LINE_TIMEOUT,
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "Error (engine is busy searching): memory 32",
+            "Error (engine is busy searching): option Hash=32"
+        ],
+        "{lines:?}"
+    );
+    for line in &lines {
+        for word in UCI_WORDS {
+            assert!(!line.contains(word), "UCI words in '{line}'");
+        }
+    }
+    e.send("exit");
+    ping(&mut e, 1);
+    // Once the analysis has ended the same change is accepted.
+    e.send("memory 32");
+    assert_eq!(ping(&mut e, 2), Vec::<String>::new());
+    e.quit();
+}
