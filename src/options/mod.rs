@@ -11,9 +11,9 @@
 
 mod spec;
 
-pub use spec::{OptionError, OptionKind, OptionValue, Spec};
+pub use spec::{ComboValue, OptionError, OptionKind, OptionValue, Spec};
 
-pub(crate) use spec::{check, combo, normalize, spin};
+pub(crate) use spec::{check, combo, combo_values, normalize, spin};
 
 use crate::search::{Tunable, TUNABLES};
 use crate::strength::{self, Strength};
@@ -50,17 +50,66 @@ pub const DEFAULT_CHECK_CAP: i64 = 5;
 pub const DEFAULT_HASH_MB: i64 = 16;
 /// Default move overhead in ms.
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
-/// `CheckCounting` combo values, in announcement order.
-const CHECK_COUNTING_VALUES: &[&str] = &["PerSide", "Total", "All"];
-/// `CheckVsChase` combo values, in announcement order.
-const CHECK_VS_CHASE_VALUES: &[&str] = &["CheckerLoses", "Draw"];
-/// `RuleSet` combo values, in [`RuleSet::ALL`] order (the Vietnamese Law first, the default).
-const RULE_SET_VALUES: &[&str] = &["Vietnamese", "Asian"];
-/// UCCI grades of `knowledge` and `randomness`, in announcement order (indices into
-/// `strength::KNOWLEDGE_LEVELS` / `RANDOMNESS_LEVELS`).
-const GRADE_VALUES: &[&str] = &["none", "small", "medium", "large"];
-/// Index of `large` in [`GRADE_VALUES`].
-const GRADE_LARGE: usize = 3;
+/// `CheckCounting`: how checking plies count toward the no-capture limit (with `CheckCap`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckCountingMode {
+    /// At most `CheckCap` checks of each side count.
+    PerSide,
+    /// At most `CheckCap` checks in all count.
+    Total,
+    /// Every check counts.
+    All,
+}
+
+combo_values!(CheckCountingMode {
+    PerSide => "PerSide",
+    Total => "Total",
+    All => "All",
+});
+
+/// A UCCI grade of `knowledge` and `randomness`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Grade {
+    /// `none`.
+    None,
+    /// `small`.
+    Small,
+    /// `medium`.
+    Medium,
+    /// `large`.
+    Large,
+}
+
+combo_values!(Grade {
+    None => "none",
+    Small => "small",
+    Medium => "medium",
+    Large => "large",
+});
+
+impl Grade {
+    /// This grade's entry of a table of levels, one per grade from `none` to `large`
+    /// (`strength::KNOWLEDGE_LEVELS`, `RANDOMNESS_LEVELS`).
+    fn level(self, levels: &[f64; 4]) -> f64 {
+        match self {
+            Grade::None => levels[0],
+            Grade::Small => levels[1],
+            Grade::Medium => levels[2],
+            Grade::Large => levels[3],
+        }
+    }
+}
+
+// The Vietnamese Law first, the default.
+combo_values!(RuleSet {
+    Vietnamese => "Vietnamese",
+    Asian => "Asian",
+});
+
+combo_values!(CheckVersusChase {
+    CheckerLoses => "CheckerLoses",
+    Draw => "Draw",
+});
 /// Largest `StrengthSeed`.
 pub const MAX_STRENGTH_SEED: i64 = u32::MAX as i64;
 /// Highest `Skill Level` (full strength).
@@ -207,13 +256,13 @@ pub static OPTIONS: &[OptionSpec] = &[
         ucci: Some("ruleset"),
         kind: OptionKind::Combo {
             default: 0,
-            values: RULE_SET_VALUES,
+            values: RuleSet::NAMES,
         },
         hidden: false,
         // The rule book, and its default check cap for the no-capture rule (a `CheckCap` sent
         // afterwards overrides it). Stored scores were found under the old rules: cleared.
         apply: |o, v| {
-            let rule_set = RuleSet::ALL[combo(v).min(RuleSet::ALL.len() - 1)];
+            let rule_set: RuleSet = combo(v);
             o.rules.rule_set = rule_set;
             if let CheckCounting::CapPerSide(cap) = rule_set.no_capture_checks() {
                 o.check_cap = cap;
@@ -264,8 +313,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         uci: None,
         ucci: Some("knowledge"),
         kind: OptionKind::Combo {
-            default: GRADE_LARGE,
-            values: GRADE_VALUES,
+            default: Grade::Large as usize,
+            values: Grade::NAMES,
         },
         hidden: false,
         apply: |o, v| {
@@ -277,8 +326,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         uci: None,
         ucci: Some("randomness"),
         kind: OptionKind::Combo {
-            default: 0,
-            values: GRADE_VALUES,
+            default: Grade::None as usize,
+            values: Grade::NAMES,
         },
         hidden: false,
         apply: |o, v| {
@@ -318,8 +367,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         uci: Some("CheckCounting"),
         ucci: Some("checkcounting"),
         kind: OptionKind::Combo {
-            default: 0,
-            values: CHECK_COUNTING_VALUES,
+            default: CheckCountingMode::PerSide as usize,
+            values: CheckCountingMode::NAMES,
         },
         hidden: false,
         apply: |o, v| {
@@ -348,14 +397,11 @@ pub static OPTIONS: &[OptionSpec] = &[
         ucci: Some("checkvschase"),
         kind: OptionKind::Combo {
             default: 0,
-            values: CHECK_VS_CHASE_VALUES,
+            values: CheckVersusChase::NAMES,
         },
         hidden: false,
         apply: |o, v| {
-            o.rules.check_vs_chase = match combo(v) {
-                0 => CheckVersusChase::CheckerLoses,
-                _ => CheckVersusChase::Draw,
-            };
+            o.rules.check_vs_chase = combo(v);
             Effect::ClearHash
         },
     },
@@ -410,9 +456,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// The rules the referee applies in the search and at the root (one set for the engine).
     pub rules: RuleOptions,
-    /// `CheckCounting` as an index of its values; with `check_cap` it makes
-    /// `rules.no_capture_checks`.
-    pub check_counting_mode: usize,
+    /// `CheckCounting`; with `check_cap` it makes `rules.no_capture_checks`.
+    pub check_counting_mode: CheckCountingMode,
     /// `CheckCap`, kept even while `CheckCounting` is `All` so that switching back restores it.
     pub check_cap: u16,
     /// The net file (`EvalFile`); empty or `<embedded>`: the net built into the binary.
@@ -425,10 +470,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// `UCI_Elo`, on the scale of `strength::SKILL_ELO`.
     pub uci_elo: i64,
-    /// UCCI `knowledge` as an index of none/small/medium/large.
-    pub knowledge: usize,
-    /// UCCI `randomness` as an index of none/small/medium/large.
-    pub randomness: usize,
+    /// UCCI `knowledge`.
+    pub knowledge: Grade,
+    /// UCCI `randomness`.
+    pub randomness: Grade,
     /// Seed of the random choice of weakened play (0: a different one each run).
     pub strength_seed: u64,
 }
@@ -444,15 +489,15 @@ impl Default for Options {
             ponder: false,
             move_overhead_ms: 0,
             rules: RuleOptions::default(),
-            check_counting_mode: 0,
+            check_counting_mode: CheckCountingMode::PerSide,
             check_cap: 0,
             eval_file: String::new(),
             use_nnue: false,
             skill_level: 0,
             limit_strength: false,
             uci_elo: 0,
-            knowledge: 0,
-            randomness: 0,
+            knowledge: Grade::Large,
+            randomness: Grade::None,
             strength_seed: 0,
         };
         for spec in OPTIONS {
@@ -467,24 +512,22 @@ impl Options {
     /// and for each part the UCCI grade (`knowledge` for how far the engine looks, `randomness`
     /// for how freely it chooses). Full strength unless one of them is set below it.
     pub fn strength(&self) -> Strength {
-        let grade =
-            |levels: &[f64; 4], i: usize| levels.get(i).copied().unwrap_or(strength::FULL_LEVEL);
         let mut s = Strength::level(f64::from(self.skill_level));
         if self.limit_strength {
             s = s.min(Strength::level(strength::level_of_elo(self.uci_elo)));
         }
         s.min(Strength {
-            effort: grade(&strength::KNOWLEDGE_LEVELS, self.knowledge),
-            choice: grade(&strength::RANDOMNESS_LEVELS, self.randomness),
+            effort: self.knowledge.level(&strength::KNOWLEDGE_LEVELS),
+            choice: self.randomness.level(&strength::RANDOMNESS_LEVELS),
         })
     }
 
     /// The check-counting rule of the current `CheckCounting` mode and `CheckCap`.
     fn check_counting(&self) -> CheckCounting {
         match self.check_counting_mode {
-            0 => CheckCounting::CapPerSide(self.check_cap),
-            1 => CheckCounting::CapTotal(self.check_cap),
-            _ => CheckCounting::All,
+            CheckCountingMode::PerSide => CheckCounting::CapPerSide(self.check_cap),
+            CheckCountingMode::Total => CheckCounting::CapTotal(self.check_cap),
+            CheckCountingMode::All => CheckCounting::All,
         }
     }
 
@@ -616,8 +659,9 @@ mod tests {
 
     #[test]
     fn rule_set_chooses_the_book_and_its_check_cap() {
+        assert_eq!(<RuleSet as ComboValue>::VALUES, RuleSet::ALL);
         for (i, rs) in RuleSet::ALL.into_iter().enumerate() {
-            assert_eq!(RULE_SET_VALUES[i], rs.title());
+            assert_eq!(RuleSet::NAMES[i], rs.title());
         }
         let mut o = Options::default();
         assert_eq!(o.rules.rule_set, RuleSet::Vietnamese);
@@ -636,6 +680,23 @@ mod tests {
             Err(OptionError::BadValue(_))
         ));
         assert_eq!(o.rules, RuleOptions::default());
+    }
+
+    /// The option tables give a combo's default as its variant's discriminant: it must be the
+    /// variant's index among the values.
+    #[test]
+    fn combo_enums_list_their_variants_in_declaration_order() {
+        for (i, g) in Grade::VALUES.iter().enumerate() {
+            assert_eq!(*g as usize, i, "{g:?}");
+        }
+        for (i, m) in CheckCountingMode::VALUES.iter().enumerate() {
+            assert_eq!(*m as usize, i, "{m:?}");
+        }
+        assert_eq!(Grade::VALUES.len(), Grade::NAMES.len());
+        let o = Options::default();
+        assert_eq!(o.knowledge, Grade::Large);
+        assert_eq!(o.randomness, Grade::None);
+        assert_eq!(o.check_counting_mode, CheckCountingMode::PerSide);
     }
 
     /// Every name an option answers to.

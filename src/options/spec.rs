@@ -23,7 +23,8 @@ pub enum OptionKind {
         /// Default value.
         default: bool,
     },
-    /// One of a list of words (matched like names).
+    /// One of a list of words (matched like names); an option stored as an enum takes them
+    /// from its [`ComboValue::NAMES`].
     Combo {
         /// Index of the default in `values`.
         default: usize,
@@ -169,11 +170,39 @@ pub(crate) fn check(v: &OptionValue) -> bool {
     matches!(v, OptionValue::Check(true))
 }
 
-pub(crate) fn combo(v: &OptionValue) -> usize {
-    match v {
-        OptionValue::Combo(i) => *i,
-        _ => 0,
-    }
+/// An enum a combo option is stored as: its values and their names on the wire, declared once
+/// with [`combo_values!`](crate::options::combo_values) next to the enum.
+pub trait ComboValue: Copy + 'static {
+    /// Every value, in announcement order.
+    const VALUES: &'static [Self];
+    /// The wire name of each of [`Self::VALUES`] (matched like option names when parsed).
+    const NAMES: &'static [&'static str];
+}
+
+/// Declares the combo values of a field-less enum in scope by name, each with its wire name, in
+/// announcement order: `combo_values!(Grade { None => "none", Small => "small" })`. Every
+/// variant must be listed (checked at compile time), so the enum and the combo cannot drift.
+macro_rules! combo_values {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $crate::options::ComboValue for $ty {
+            const VALUES: &'static [Self] = &[$($ty::$variant),+];
+            const NAMES: &'static [&'static str] = &[$($name),+];
+        }
+        const _: fn($ty) = |value| match value {
+            $($ty::$variant => {})+
+        };
+    };
+}
+pub(crate) use combo_values;
+
+/// The value of a combo as the enum it is stored as (parsing checked the index; a value of
+/// another type, which no table applies, reads as the first).
+pub(crate) fn combo<T: ComboValue>(v: &OptionValue) -> T {
+    let index = if let OptionValue::Combo(i) = v { *i } else { 0 };
+    T::VALUES
+        .get(index)
+        .copied()
+        .unwrap_or_else(|| T::VALUES[0])
 }
 
 /// Lower case without spaces, `_` and `-`: how names and combo values are compared.

@@ -9,10 +9,7 @@
 //! agrees on, mate and stalemate, and any verdict by which it loses itself; `All` claims every
 //! verdict of its own referee (for XBoard, WinBoard, or cutechess with `trust`).
 
-use crate::options::{combo, OptionError, OptionKind, Spec};
-
-/// `Result claims` values, in order.
-const CLAIM_VALUES: &[&str] = &["Safe", "All"];
+use crate::options::{combo, combo_values, ComboValue, OptionError, OptionKind, Spec};
 
 /// Which verdicts are claimed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,6 +19,11 @@ pub enum Claims {
     /// Every verdict of the referee.
     All,
 }
+
+combo_values!(Claims {
+    Safe => "Safe",
+    All => "All",
+});
 
 /// The XBoard wire settings of one session.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,17 +37,11 @@ pub static XBOARD_OPTIONS: &[Spec<XboardSettings, ()>] = &[Spec {
     uci: Some("Result claims"),
     ucci: None,
     kind: OptionKind::Combo {
-        default: 0,
-        values: CLAIM_VALUES,
+        default: Claims::Safe as usize,
+        values: Claims::NAMES,
     },
     hidden: false,
-    apply: |w, v| {
-        w.claims = if combo(v) == 1 {
-            Claims::All
-        } else {
-            Claims::Safe
-        }
-    },
+    apply: |w, v| w.claims = combo(v),
 }];
 
 impl Default for XboardSettings {
