@@ -142,7 +142,37 @@ impl std::error::Error for EngineError {
             }
             EngineError::Net { error, .. } => Some(error),
             EngineError::Io { error, .. } => Some(error),
-            _ => None,
+            EngineError::Busy(_)
+            | EngineError::NotPondering
+            | EngineError::UnknownOption(_)
+            | EngineError::BadOptionValue(_)
+            | EngineError::Hash { .. }
+            | EngineError::NoNet => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_neutral_text_names_no_protocol_command() {
+        for e in [
+            EngineError::Busy(Request::NewGame),
+            EngineError::Busy(Request::Go),
+            EngineError::Busy(Request::SetOption("Hash".into())),
+            EngineError::NotPondering,
+            EngineError::NoNet,
+        ] {
+            let text = e.to_string();
+            for word in ["ucinewgame", "'stop'", "ponderhit", "setoption", "EvalFile"] {
+                assert!(!text.contains(word), "{text}");
+            }
+        }
+        assert_eq!(
+            EngineError::Busy(Request::NewGame).to_string(),
+            "a new game refused: a search is running"
+        );
     }
 }
