@@ -1,6 +1,6 @@
 //! `cotuong perft` and `cotuong bench` as a user runs them: perft with threads against the
-//! published counts, and bench's node lines, its signature and that the signature is
-//! reproducible.
+//! published counts, and bench's node lines, its signature, that the signature is reproducible
+//! and that it is the one pinned here.
 
 mod common;
 
@@ -55,6 +55,11 @@ fn perft_with_threads_matches_the_published_counts() {
     }
 }
 
+/// The signature of `cotuong bench` at its default depth (one thread, 16 MB). A change to the
+/// search or the evaluation that moves it updates this constant in the same commit, and the
+/// commit message quotes the new value.
+const BENCH_SIGNATURE: u64 = 1459495;
+
 /// Runs `cotuong bench` and returns (per-position node counts, the "Nodes searched" total, the
 /// stderr summary line).
 fn bench(args: &[&str]) -> (Vec<u64>, u64, String) {
@@ -104,4 +109,18 @@ fn bench_prints_its_nodes_and_a_reproducible_signature() {
     let (_, _, err) = bench(&["5", "--threads", "2"]);
     assert!(err.contains("not the signature"), "{err}");
     assert!(!err.contains(": signature"), "{err}");
+}
+
+#[test]
+fn bench_at_its_default_depth_gives_the_pinned_signature() {
+    let (_, total, err) = bench(&[]);
+    let depth = cotuong::bench::DEFAULT_DEPTH;
+    assert!(
+        err.contains(&format!("bench depth {depth}: signature {total} nodes in ")),
+        "{err}"
+    );
+    assert_eq!(
+        total, BENCH_SIGNATURE,
+        "the bench signature moved: update BENCH_SIGNATURE and quote it in the commit message"
+    );
 }
