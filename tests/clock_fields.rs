@@ -5,13 +5,27 @@
 //! clock answers within its budget after `ponderhit` and at once after `stop`.
 //!
 //! Timing bounds are generous (a loaded CI machine); each one is a difference a user would
-//! notice: a move in tens of milliseconds against one of a second or more.
+//! notice: a move in tens of milliseconds against one of a second or more. Being wall-clock
+//! measurements, the tests must not share the CPU with each other (as in `tests/clock.rs`): each
+//! holds `SERIAL` for its whole run, so the test harness's threads run them one at a time.
 
 mod common;
 
 use common::{best_move, legal_in, Engine};
 use engine_core::RankBase;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+
+/// Held by each test for its whole run (see the module documentation).
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Waits for the other tests of this binary to finish; a test that failed while holding the
+/// lock does not stop the others.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Sends `go args` and returns the time until `bestmove` and the move.
 fn timed_go(e: &mut Engine, args: &str) -> (Duration, String) {
@@ -26,6 +40,7 @@ fn ms(d: Duration) -> u128 {
 
 #[test]
 fn uci_move_time_follows_the_clock_of_the_side_to_move() {
+    let _serial = one_at_a_time();
     let mut e = Engine::uci();
     e.sync();
     // Black to move with 300 ms against Red's 60 s: a fast move.
@@ -72,6 +87,7 @@ fn uci_move_time_follows_the_clock_of_the_side_to_move() {
 
 #[test]
 fn uci_movestogo_one_spends_most_of_the_clock_without_flagging() {
+    let _serial = one_at_a_time();
     let mut e = Engine::uci();
     e.sync();
     e.send("position startpos");
@@ -91,6 +107,7 @@ fn uci_movestogo_one_spends_most_of_the_clock_without_flagging() {
 
 #[test]
 fn ucci_clock_fields_in_seconds_and_in_milliseconds() {
+    let _serial = one_at_a_time();
     let mut e = Engine::ucci();
     e.send("setoption usebook false");
     e.sync();
@@ -145,6 +162,7 @@ fn ucci_clock_fields_in_seconds_and_in_milliseconds() {
 
 #[test]
 fn ponderhit_moves_within_the_clock_and_stop_answers_at_once() {
+    let _serial = one_at_a_time();
     for dialect in ["uci", "ucci"] {
         let mut e = if dialect == "uci" {
             let mut e = Engine::uci();

@@ -231,11 +231,20 @@ def stays_on_node_ip(tmp):
     check("behind a firewall: the cluster and its driver stay on --node-ip", started)
 
 
+TESTS = (bad_inputs, stays_on_node_ip, shards_equal_one_run, killed_shard_is_retried, slices_merge_to_one_run,
+         sprt_stops_and_cancels)
+
+
 def main():
     only = sys.argv[1:]
+    # A misspelt name would otherwise run nothing and still print "ok".
+    unknown = [name for name in only if name not in {test.__name__ for test in TESTS}]
+    if unknown:
+        print(f"error: no cluster test named {', '.join(unknown)}; the tests are "
+              f"{', '.join(test.__name__ for test in TESTS)}", file=sys.stderr)
+        sys.exit(2)
     with tempfile.TemporaryDirectory() as tmp:
-        for test in (bad_inputs, stays_on_node_ip, shards_equal_one_run, killed_shard_is_retried, slices_merge_to_one_run,
-                     sprt_stops_and_cancels):
+        for test in TESTS:
             if not only or test.__name__ in only:
                 test(tmp)
     print("cluster tests: ok")
