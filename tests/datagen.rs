@@ -437,6 +437,9 @@ fn the_summary_gives_positions_per_core_what_they_cost_and_what_the_trainer_keep
         number_before(trained, " of "),
         "{filters}\n{trained}"
     );
+    // Both lines leave out a reason that skipped nothing; these games have positions skipped
+    // for both reasons, so a missing figure is a wrong line, not a zero that would match the
+    // other line's missing one.
     let seen = number_before(trained, " positions (");
     for reason in ["early ply", "capture"] {
         let trainer_count: f64 = trained
@@ -444,13 +447,13 @@ fn the_summary_gives_positions_per_core_what_they_cost_and_what_the_trainer_keep
             .nth(1)
             .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
             .and_then(|n| n.parse().ok())
-            .unwrap_or(0.0);
+            .unwrap_or_else(|| panic!("no '{reason}' count in the trainer's line: {trained}"));
         let ours: f64 = filters
             .split(&format!("{reason} "))
             .nth(1)
             .and_then(|rest| rest.split('%').next())
             .and_then(|n| n.parse().ok())
-            .unwrap_or(0.0);
+            .unwrap_or_else(|| panic!("no '{reason}' share in datagen's line: {filters}"));
         assert!(
             (ours - 100.0 * trainer_count / seen).abs() <= 0.051,
             "{reason}: {filters}\n{trained}"
