@@ -1,5 +1,5 @@
 //! `cotuong match` run the way users run it, `cotuong` against `cotuong` at small node limits:
-//! two games at once, an SPRT that stops at its decision, a Swiss tournament of four engines,
+//! two games at once (overlapping in time), an SPRT that stops at its decision, a Swiss tournament of four engines,
 //! score adjudication, and a run killed with SIGKILL and resumed from its recovery file.
 //!
 //! Every engine searches on one thread at a fixed node limit, so the games do not depend on the
@@ -102,13 +102,31 @@ fn two_games_at_once_play_every_scheduled_game_once() {
         "2",
         "--maxmoves",
         "40",
+        "--debug-log",
     ]));
+    args.push(dir.join("protocol.log").display().to_string());
     let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("(8 games)"), "{out}");
     let games = replay_pgn(&dir.join("games.pgn"));
     assert_eq!(games.len(), 8);
     check_games(&games);
+
+    // The games overlapped: in one game only the side to move searches (no pondering here),
+    // and its `bestmove` is logged before the other side's `go`, so two searches running at
+    // once (a `go` sent while another's `bestmove` is still due) mean two games in progress.
+    let log = std::fs::read_to_string(dir.join("protocol.log")).expect("the protocol log");
+    let (mut searching, mut most) = (0i32, 0);
+    for line in log.lines() {
+        if line.contains(" > go ") || line.ends_with(" > go") {
+            searching += 1;
+            most = most.max(searching);
+        } else if line.contains(" < bestmove") {
+            searching -= 1;
+        }
+    }
+    assert_eq!(searching, 0, "every go answered:\n{log}");
+    assert_eq!(most, 2, "two games never searched at the same time");
 
     // Each game id once; each pair two games of the pair's opening, colours reversed.
     let saved = saved_games(&dir);
