@@ -746,6 +746,33 @@ fn two_threads_review_the_game_the_same_way() {
     assert_eq!(game["red"]["blunders"], 1);
     assert_eq!(game["red"]["moves"], 5);
     assert_eq!(game["black"]["moves"], 5);
+    // Against one thread: two threads search other nodes, so scores and depths may differ, but
+    // not the game as read, its moves as written, which moves are blunders, or each side's
+    // counts.
+    let one = review_blunder_game("one-thread", &["--threads", "1"]);
+    let alone = &one["games"][0];
+    for key in ["number", "tags", "start", "written_in", "result"] {
+        assert_eq!(game[key], alone[key], "{key}");
+    }
+    let facts = |g: &Value| -> Vec<(Value, Value, Value, Value, bool)> {
+        g["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| {
+                let blunder = m["judgement"] == "blunder";
+                let fields = ["ply", "side", "iccs", "text"].map(|k| m[k].clone());
+                let [ply, side, iccs, text] = fields;
+                (ply, side, iccs, text, blunder)
+            })
+            .collect()
+    };
+    assert_eq!(facts(game), facts(alone));
+    for side in ["red", "black"] {
+        for count in ["moves", "blunders"] {
+            assert_eq!(game[side][count], alone[side][count], "{side} {count}");
+        }
+    }
 }
 
 #[test]
