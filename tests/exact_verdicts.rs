@@ -6,13 +6,15 @@
 //!
 //! The full check takes minutes in a release build and is ignored by default
 //! (`cargo test --release --test exact_verdicts -- --ignored`); the default run checks the short
-//! wins in full and every other row to a short horizon, that the exact search judges each ply as
-//! the referee does, and that every short mate or rule win the engine's search reports from
+//! wins in full and every other row to a short horizon, that the exact search's referee judges
+//! each ply as a fresh replay does (and its one-ply wins as the referee finds them), and that every short mate or rule win the engine's search reports from
 //! positions of repeating random games is a forced win by the exact search.
 
 use cotuong::game::Game;
 use cotuong::search::{SearchRequest, Searcher, MATE};
-use engine_core::{move_text, try_adjudicate, Color, Move, Position, RankBase, RuleId, SplitMix64};
+use engine_core::{
+    move_text, try_adjudicate, Color, GameResult, Move, Position, RankBase, RuleId, SplitMix64,
+};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -105,12 +107,15 @@ fn every_verdict_holds_under_an_exact_search() {
 
 /// Random games from the suite's positions, with many moves taken back by the same piece so that
 /// positions repeat, and before every ply a side line of up to three plies played and taken back
-/// (as the exact search does): after every ply the exact search's verdict equals the referee's on
-/// a fresh replay of the game.
+/// (as the exact search does): after every ply the verdict of the exact search's referee, which
+/// has played and taken back those side lines, equals the referee's on a fresh replay of the
+/// game. The exact search's own conclusion is compared too: the side to move forces a win
+/// within one ply exactly when one of its moves ends the game in its favour on a fresh replay.
 #[test]
-fn the_exact_search_judges_every_ply_as_the_referee_does() {
+fn the_referee_after_side_lines_taken_back_judges_as_on_a_fresh_replay() {
     let mut rng = SplitMix64::new(46);
     let (mut plies, mut decided) = (0, BTreeMap::<&str, usize>::new());
+    let mut one_ply_wins = 0;
     for row in rows() {
         for _ in 0..8 {
             let (start, history) = start_of(&row);
@@ -149,10 +154,31 @@ fn the_exact_search_judges_every_ply_as_the_referee_does() {
                     *decided.entry(verdict.rule.id()).or_default() += 1;
                     break;
                 }
+                let us = search.position().side_to_move();
+                let wins = search.position().legal_moves().iter().any(|&mv| {
+                    let line = [moves.as_slice(), &[mv]].concat();
+                    try_adjudicate(&start, &line, &row.rules)
+                        .expect("legal moves")
+                        .is_some_and(|v| v.result == GameResult::win_for(us))
+                });
+                assert_eq!(
+                    search.forced_win(us, 1),
+                    wins,
+                    "{}: a win in one ply for {} after {}",
+                    row.id,
+                    us.name(),
+                    moves
+                        .iter()
+                        .map(|&m| move_text(m, RankBase::Zero))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                one_ply_wins += usize::from(wins);
             }
         }
     }
-    eprintln!("{plies} plies; decided by {decided:?}");
+    eprintln!("{plies} plies; decided by {decided:?}; {one_ply_wins} wins in one ply");
+    assert!(one_ply_wins > 0, "no win in one ply to compare");
     // The walks must reach the verdicts that depend on the path, or they test little.
     for rule in [
         RuleId::Checkmate,
