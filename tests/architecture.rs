@@ -7,7 +7,9 @@
 //!
 //! Every path that names a module of the crate counts as an import: `use` trees and paths in
 //! code alike (`crate::eval::explain(..)`, `super::uci::parse(..)`). Test modules
-//! (`#[cfg(test)]`) are left out: they may reach anywhere.
+//! (`#[cfg(test)]`) are left out: they may reach anywhere. Small synthetic libraries, written
+//! here as strings, go through the same reader, resolver and checks: one that must pass and one
+//! that must be flagged, so that a check that has gone blind shows.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -382,17 +384,10 @@ fn show(module: &ModulePath) -> String {
     }
 }
 
-#[test]
-fn the_library_imports_form_layers_without_loops() {
-    let files = library_files();
-    assert!(files.len() > 40, "found only {} source files", files.len());
-    let edges = imports(&files);
-    assert!(
-        edges[&vec!["engine".to_string()]].contains(&vec!["search".to_string()]),
-        "the engine's imports of the search are seen"
-    );
+/// The imports of `edges` that go up the layers, described.
+fn upward_imports(edges: &BTreeMap<ModulePath, BTreeSet<ModulePath>>) -> Vec<String> {
     let mut upward = Vec::new();
-    for (from, targets) in &edges {
+    for (from, targets) in edges {
         for to in targets {
             if let (Some(a), Some(b)) = (layer(from), layer(to)) {
                 if b < a {
@@ -407,23 +402,44 @@ fn the_library_imports_form_layers_without_loops() {
             }
         }
     }
-    assert!(
-        upward.is_empty(),
-        "imports up the layers:\n{}",
-        upward.join("\n")
-    );
+    upward
+}
+
+/// The import loops of `edges`, leaving out those within a folder (its `mod.rs` and children).
+fn loops_across_folders(
+    edges: &BTreeMap<ModulePath, BTreeSet<ModulePath>>,
+    files: &BTreeMap<ModulePath, SourceFile>,
+) -> Vec<Vec<ModulePath>> {
     let across: BTreeMap<ModulePath, BTreeSet<ModulePath>> = edges
         .iter()
         .map(|(from, targets)| {
             let kept = targets
                 .iter()
-                .filter(|to| !within_folder(from, to, &files))
+                .filter(|to| !within_folder(from, to, files))
                 .cloned()
                 .collect();
             (from.clone(), kept)
         })
         .collect();
-    let found = loops(&across);
+    loops(&across)
+}
+
+#[test]
+fn the_library_imports_form_layers_without_loops() {
+    let files = library_files();
+    assert!(files.len() > 40, "found only {} source files", files.len());
+    let edges = imports(&files);
+    assert!(
+        edges[&vec!["engine".to_string()]].contains(&vec!["search".to_string()]),
+        "the engine's imports of the search are seen"
+    );
+    let upward = upward_imports(&edges);
+    assert!(
+        upward.is_empty(),
+        "imports up the layers:\n{}",
+        upward.join("\n")
+    );
+    let found = loops_across_folders(&edges, &files);
     assert!(
         found.is_empty(),
         "import loops:\n{}",
@@ -464,6 +480,100 @@ fn the_checks_see_loops_and_upward_imports() {
     ]);
     assert_eq!(loops(&edges).len(), 1);
     assert!(layer(&vec!["search".into()]) > layer(&vec!["engine".into()]));
+}
+
+/// A library made of `(module path, is a folder's mod.rs, source)`, as `library_files` reads one
+/// from disk.
+fn synthetic_library(sources: &[(&str, bool, &str)]) -> BTreeMap<ModulePath, SourceFile> {
+    sources
+        .iter()
+        .map(|&(path, is_folder_root, text)| {
+            let module: ModulePath = path
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            let syntax = syn::parse_file(text).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let file = SourceFile {
+                module: module.clone(),
+                is_folder_root,
+                reexports: reexports(&syntax),
+                syntax,
+            };
+            (module, file)
+        })
+        .collect()
+}
+
+fn module(path: &str) -> ModulePath {
+    path.split("::").map(String::from).collect()
+}
+
+/// The search folder of the synthetic libraries: a `mod.rs` re-exporting its worker's type.
+const SEARCH_ROOT: (&str, bool, &str) = ("search", true, "mod worker; pub use worker::Searcher;");
+const EVAL: (&str, bool, &str) = ("eval", false, "pub fn explain() {}");
+
+#[test]
+fn a_synthetic_library_down_the_layers_passes_with_its_imports_resolved() {
+    let files = synthetic_library(&[
+        ("", false, "pub mod engine; pub mod eval; pub mod search;"),
+        (
+            "engine",
+            false,
+            "use crate::search::Searcher;\n\
+             pub fn explain() { crate::eval::explain(); }",
+        ),
+        SEARCH_ROOT,
+        (
+            "search::worker",
+            false,
+            "use super::super::eval;\n\
+             pub struct Searcher;\n\
+             #[cfg(test)]\n\
+             mod tests { use crate::engine::explain; }",
+        ),
+        EVAL,
+    ]);
+    let edges = imports(&files);
+    // A re-exported name is its child's; `super::super` climbs from the file's module; a test
+    // module's imports do not count.
+    assert_eq!(
+        edges[&module("engine")],
+        BTreeSet::from([module("search::worker"), module("eval")])
+    );
+    assert_eq!(
+        edges[&module("search::worker")],
+        BTreeSet::from([module("eval")])
+    );
+    assert_eq!(upward_imports(&edges), Vec::<String>::new());
+    assert!(loops_across_folders(&edges, &files).is_empty());
+}
+
+#[test]
+fn a_synthetic_upward_import_and_loop_are_flagged() {
+    let files = synthetic_library(&[
+        ("", false, "pub mod engine; pub mod eval; pub mod search;"),
+        ("engine", false, "use crate::search::Searcher;"),
+        SEARCH_ROOT,
+        (
+            "search::worker",
+            false,
+            "pub struct Searcher;\n\
+             pub fn f() { crate::engine::run(); }",
+        ),
+        EVAL,
+    ]);
+    let edges = imports(&files);
+    assert_eq!(
+        upward_imports(&edges),
+        vec!["search::worker (search) imports engine (engine)".to_string()]
+    );
+    let found = loops_across_folders(&edges, &files);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].iter().collect::<BTreeSet<_>>(),
+        BTreeSet::from([&module("engine"), &module("search::worker")])
+    );
 }
 
 /// The modules `file` declares with `pub` visibility (`pub mod x;`), by name.
