@@ -8,7 +8,8 @@
 mod common;
 
 use common::random_positions;
-use nnue::features::OutputBuckets;
+use engine_core::Color;
+use nnue::features::{Anchor, FeatureSet, OutputBuckets};
 use nnue::format::Architecture;
 use nnue::random_net::Spec;
 use nnue::reference::FloatNetwork;
@@ -65,6 +66,21 @@ fn quantised_equals_float_within_the_rounding_bound_on_10000_positions() {
         5,
         &positions,
     );
+    // The attack-bucket feature sets, as the trainer exports them (its own export test compares
+    // its float net with the file; this compares the engine's integer pass with the reference).
+    check(
+        Spec::with_features(FeatureSet::AttackBuckets, 256),
+        6,
+        &positions,
+    );
+    check(
+        Spec {
+            buckets: OutputBuckets::PieceConfiguration,
+            ..Spec::with_features(FeatureSet::KingAttackBuckets, 256)
+        },
+        7,
+        &positions,
+    );
 }
 
 #[test]
@@ -78,6 +94,24 @@ fn random_games_reach_every_piece_configuration_bucket() {
         .collect();
     eprintln!("piece-configuration buckets reached: {buckets:?}");
     assert_eq!(buckets.len(), 16, "buckets reached: {buckets:?}");
+}
+
+#[test]
+fn random_games_reach_every_attack_bucket() {
+    // Guards the attack-bucket checks above: both perspectives must reach every bucket (with and
+    // without chariots, with and without horses or cannons), not only the full-material one.
+    let positions = random_positions(1, 10_000);
+    for color in [Color::Red, Color::Black] {
+        let buckets: std::collections::BTreeSet<usize> = positions
+            .iter()
+            .map(|p| Anchor::of(p, color).attack_bucket())
+            .collect();
+        assert_eq!(
+            buckets.len(),
+            4,
+            "{color:?}: attack buckets reached: {buckets:?}"
+        );
+    }
 }
 
 #[test]

@@ -734,6 +734,8 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
         ("screlu", "king-bucket", false, false),
         ("screlu", "king-bucket", true, false),
         ("screlu", "attack-bucket", false, true),
+        // Factorised, as the attack-bucket nets are trained: the folded shared block too.
+        ("screlu", "attack-bucket", true, false),
     ] {
         let out = dir.path(&format!(
             "{activation}-{features}-{factorise}-{configuration}.nnue"
@@ -808,7 +810,7 @@ fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
                 let f32_float = f64::from(ckpt.net.output_position(&p.position)) * 410.0;
                 assert!(
                     (float - f32_float).abs() < 1e-3,
-                    "f32 and f64 float passes agree"
+                    "{activation} {features} factorised {factorise}: f32 and f64 float passes agree"
                 );
                 let quantised = quantised_eval(&file, &p.position);
                 let diff = (float - quantised).abs();
