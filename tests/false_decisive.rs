@@ -3,10 +3,11 @@
 //! public bug reports and constructed, and positions with a real forced rule win). Each position
 //! is searched in process over its depth range; every iteration's score is checked against the
 //! row's verdict:
-//! - `draw`, `open`: no decisive score (|score| >= `MATE_BOUND`) at any depth;
+//! - `draw`, `open`: no decisive score at any depth: neither a mate score (|score| >=
+//!   `MATE_BOUND`) nor an expected rule win (the band just below `EXPECTED_RULE_WIN`);
 //! - `not-lost:C`: no decisive score against C;
-//! - `win:C`: none against C, and the last depth reports one for C (the reverse check: a real
-//!   forced rule win is still found).
+//! - `win:C`: none against C, and the last depth reports a proven one (mate band) for C (the
+//!   reverse check: a real forced rule win is still found).
 //!
 //! The file's header describes the columns; each row names its source. In a debug build the
 //! depth ranges of the rows without a win to find are cut to keep the test short.
@@ -16,7 +17,7 @@ use cotuong::search::{ScoreBound, SearchRequest, Searcher};
 use engine_core::{move_text, Move, RankBase};
 
 mod repetition_suite;
-use repetition_suite::reported::{claim, iterations};
+use repetition_suite::reported::{any_claim, claim, iterations};
 use repetition_suite::rows::{rows, Verdict};
 
 /// The deepest depth searched in a debug build for rows without a win to find.
@@ -45,6 +46,15 @@ fn the_suite_has_twenty_sourced_positions_with_legal_histories() {
     }
 }
 
+/// Rows where an expected rule win (not a mate) is still printed at some depth, with why: the
+/// expected outcome near the horizon assumes the offender repeats its cycle, and here the
+/// offender's way out (switching between a cycle of chases and one of checks: "one check, one
+/// chase" is a draw, Điều 23 point 2) lies beyond that horizon. Their mate-band claims still count.
+const EXPECTED_WIN_BEYOND_HORIZON: &[(&str, &str)] = &[(
+    "P03",
+    "depth 6: Black's chases expected to lose; the switch to checks needs two laps",
+)];
+
 #[test]
 fn no_decisive_score_that_the_game_denies_and_real_rule_wins_are_found() {
     let mut failures = Vec::new();
@@ -63,9 +73,18 @@ fn no_decisive_score_that_the_game_denies_and_real_rule_wins_are_found() {
             ..SearchRequest::default()
         };
         let reported = iterations(&mut searcher, &game, &request);
+        let mates_only = EXPECTED_WIN_BEYOND_HORIZON
+            .iter()
+            .any(|(id, _)| *id == row.id);
         for (depth, score, bound, pv) in reported.iter().filter(|r| r.0 >= lo) {
-            // The side the score says wins, if it is decisive.
-            let Some(we_win) = claim(*score, *bound) else {
+            // The side the score says wins, if it is decisive or (except on the rows above) an
+            // expected rule win.
+            let claimed = if mates_only {
+                claim(*score, *bound)
+            } else {
+                any_claim(*score, *bound)
+            };
+            let Some(we_win) = claimed else {
                 continue;
             };
             let winner = if we_win { us } else { us.opponent() };

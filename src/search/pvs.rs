@@ -13,7 +13,9 @@ use super::params::{
     NMP_VERIFY_MIN_DEPTH, NMP_VERIFY_PLIES, SE_MAX_DOUBLE_EXTENSIONS,
 };
 use super::rules::{rule_outcome, RuleDependency, RuleNode};
-use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::score::{
+    from_tt, is_decided, is_mate, mate_in, mated_in, to_tt, DECIDED_BOUND, INFINITE, MAX_PLY,
+};
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use super::worker::{NodeKind, Worker, NO_REPETITION};
@@ -156,7 +158,7 @@ impl Worker<'_> {
             && self.frames[ply - 2].static_eval != -INFINITE
             && static_eval > self.frames[ply - 2].static_eval;
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < DECIDED_BOUND {
             // Step 5. Reverse futility pruning (not at nodes that were on a principal
             // variation).
             if !tt_pv
@@ -187,7 +189,7 @@ impl Worker<'_> {
                     return 0;
                 }
                 if v >= beta {
-                    let v = if v >= MATE_BOUND { beta } else { v };
+                    let v = if v >= DECIDED_BOUND { beta } else { v };
                     if majors > NMP_VERIFY_MAX_PIECES && depth < NMP_VERIFY_MIN_DEPTH {
                         return v;
                     }
@@ -265,7 +267,7 @@ impl Worker<'_> {
             // never made: most late quiet moves are pruned, and making one costs the accumulator
             // update and a table prefetch.
             let mut prune_unless_check = false;
-            if !in_check && best > -MATE_BOUND {
+            if !in_check && best > -DECIDED_BOUND {
                 if !is_capture {
                     // Move-count pruning: every later quiet move is pruned too, unless it
                     // gives check, so the picker passes those over from now on.
@@ -276,7 +278,7 @@ impl Worker<'_> {
                     let lmr_depth = (depth - 1 - lmr(depth, place)).max(0);
                     prune_unless_check = late
                         || (lmr_depth <= futility_max_depth()
-                            && !is_mate(alpha)
+                            && !is_decided(alpha)
                             && static_eval + futility_base() + futility_per_depth() * lmr_depth
                                 <= alpha)
                         || (lmr_depth <= see_quiet_max_depth()
@@ -479,7 +481,7 @@ impl Worker<'_> {
                 && value < singular_beta - se_double_margin()
                 && self.frames[ply].double_extensions < SE_MAX_DOUBLE_EXTENSIONS;
             Singular::Extend(1 + double as i32)
-        } else if value >= beta && !is_mate(value) && !is_mate(beta) {
+        } else if value >= beta && !is_decided(value) && !is_decided(beta) {
             Singular::MultiCut(value)
         } else if tt_score >= beta {
             Singular::Extend(-1)

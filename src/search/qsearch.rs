@@ -11,7 +11,7 @@
 
 use super::ordering::MovePicker;
 use super::params::qs_delta_margin;
-use super::score::{mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::score::{mated_in, to_tt, DECIDED_BOUND, INFINITE, MAX_PLY};
 use super::see::{see_ge, value_on};
 use super::tt::Bound;
 use super::worker::{NodeKind, Worker};
@@ -84,7 +84,7 @@ impl Worker<'_> {
             if in_check && self.pos.piece_at(mv.to()).is_none() {
                 // The picker yields captures before quiet moves (after the table move), so
                 // once the quiet evasions are cut nothing is left to try.
-                if quiet_evasions >= QS_QUIET_EVASIONS && best > -MATE_BOUND {
+                if quiet_evasions >= QS_QUIET_EVASIONS && best > -DECIDED_BOUND {
                     break;
                 }
                 quiet_evasions += 1;

@@ -18,6 +18,10 @@ pub const DRAW: i32 = 0;
 /// Beyond any evaluation, so the search avoids the offence as it avoids a loss, and outside the
 /// mate band, so it is never reported as a mate.
 pub const EXPECTED_RULE_WIN: i32 = 25_000;
+/// Scores at or beyond this magnitude claim a decided game: a mate, or a rule win expected (less
+/// the plies to it). A node whose best move so far scores a loss this large prunes no other move,
+/// since only a move searched may refute the claim.
+pub const DECIDED_BOUND: i32 = EXPECTED_RULE_WIN - MAX_PLY as i32;
 
 /// The score of being mated `ply` plies from the root.
 #[inline(always)]
@@ -42,6 +46,13 @@ pub const fn expected_rule_loss(ply: usize) -> i32 {
 #[inline(always)]
 pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// Whether `score` claims a decided game (for either side): a mate, or an expected rule win.
+/// Pruning that stands in for a search (null move, multi-cut, futility) never makes such a claim.
+#[inline(always)]
+pub const fn is_decided(score: i32) -> bool {
+    score >= DECIDED_BOUND || score <= -DECIDED_BOUND
 }
 
 /// Moves (not plies) to mate, positive when we mate: the number UCI prints as `mate N`. Counted
