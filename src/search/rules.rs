@@ -26,7 +26,7 @@
 //! other. Each cycle alone loses, but the game judges the whole repetition at its third
 //! occurrence, and "one check, one chase" is a draw (Điều 23 point 2). Judged one cycle at a
 //! time the search printed mates in drawn positions (Fairy-Stockfish issue 635,
-//! `tests/false_decisive.rs`). A decisive score now always comes from a mate or from the
+//! `tests/search/false_decisive.rs`). A decisive score now always comes from a mate or from the
 //! referee's verdict at the threshold, where the loser had every alternative inside the search
 //! (an expected outcome is never decisive, so it cannot make a line decisive either). Near the
 //! horizon the old shortcut's ordering stays, as an expected score: searching every such node on

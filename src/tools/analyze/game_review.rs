@@ -302,7 +302,7 @@ mod tests {
     use engine_core::RankBase;
     use std::time::Instant;
 
-    /// A game of ordinary opening moves (the blunder game of tests/analyze.rs, continued).
+    /// A game of ordinary opening moves (the blunder game of tests/tools/analyze.rs, continued).
     const MOVES: [&str; 16] = [
         "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h5", "a9a8", "h5g5", "g6g5", "b0c2",
         "b7b3", "a0a1", "a8f8", "c3c4", "h7h3",

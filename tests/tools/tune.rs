@@ -3,7 +3,7 @@
 //! before playing. With `--features tune` the constants are hidden options and a short run
 //! writes its trajectory and plot, and resumes.
 
-mod common;
+use crate::common;
 
 use common::{cli, Engine};
 

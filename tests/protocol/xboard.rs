@@ -2,7 +2,7 @@
 //! game in force mode and with `go`, `setboard` in both letter sets, `undo`/`remove`, clocks,
 //! `ping`, analysis, claims and bad input.
 
-mod common;
+use crate::common;
 
 use common::{Engine, LINE_TIMEOUT};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! every combo value) are accepted silently. The declarations are read from the handshake, so the
 //! test covers whatever the option table declares.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 

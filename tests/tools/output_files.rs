@@ -4,7 +4,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::cli::{run, stderr, stdout};
 use std::io::{Read, Write};

@@ -2,7 +2,7 @@
 //! `EvalFile` loads another net, `Use NNUE` switches to the handcrafted evaluation, and a bad net
 //! file gives one error line while the engine keeps the net it had.
 
-mod common;
+use crate::common;
 
 use common::{best_move, Engine};
 use nnue::random_net::Spec;

@@ -2,7 +2,7 @@
 //! on a terminal (never on a pipe, where a GUI reads, and never on standard output), and `help`
 //! before a dialect is chosen and in each dialect, in a form the dialect's GUIs ignore.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! afterwards finds nothing), and a `Hash` size that cannot be allocated is refused with one
 //! error that names the size kept, after which the engine goes on searching.
 
-mod common;
+use crate::common;
 
 use common::{best_move, field, Engine};
 use std::process::Command;

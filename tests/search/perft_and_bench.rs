@@ -2,7 +2,7 @@
 //! published counts, and bench's node lines, its signature, that the signature is reproducible
 //! and that it is the one pinned here.
 
-mod common;
+use crate::common;
 
 use common::cli::{run, stderr, stdout};
 

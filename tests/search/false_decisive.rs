@@ -16,7 +16,7 @@ use cotuong::game::Game;
 use cotuong::search::{ScoreBound, SearchRequest, Searcher};
 use engine_core::{move_text, Move, RankBase};
 
-mod repetition_suite;
+use crate::repetition_suite;
 use repetition_suite::reported::{any_claim, claim, iterations};
 use repetition_suite::rows::{rows, Verdict};
 

@@ -1,7 +1,7 @@
 //! Complete UCCI 3.0 sessions through the binary, including the spec's ponder hit and ponder
 //! miss sequences, `banmoves` and `probe`.
 
-mod common;
+use crate::common;
 
 use common::{best_move, field, last_score_line, Engine};
 use std::time::Duration;

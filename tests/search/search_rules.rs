@@ -2,7 +2,7 @@
 //! no-capture limit and its check cap, bare material, the root verdict at the repetition
 //! threshold, and the rule options in both protocols. Fixed depths keep every test fast.
 
-mod common;
+use crate::common;
 
 use common::{best_move, field, last_score_line, Engine};
 use engine_core::{adjudicate, GameResult, Move, Position, RankBase, RuleId, RuleOptions};

@@ -1,13 +1,15 @@
 //! What a user sees of the clock, on a real clock: `stop` and `ponderhit` answered at once, the
 //! UCCI time units, and (item by item below) the move coming before the time runs out.
 //!
-//! These tests measure wall-clock time, so they must not share the CPU with other tests: this
-//! binary holds a single `#[test]` that runs the cases one after the other (Cargo runs test
-//! binaries one at a time). Bounds are generous and only where a user would notice a delay or a
-//! loss on time; speed itself belongs in the benchmarks.
+//! These tests measure wall-clock time, so they must not share the CPU with other tests: a
+//! single `#[test]` runs the cases one after the other, holding the binary's lock
+//! ([`one_at_a_time`]) against the other timing tests (Cargo runs test binaries one at a time).
+//! Bounds are generous and only where a user would notice a delay or a loss on time; speed
+//! itself belongs in the benchmarks.
 
-mod common;
+use crate::common;
 
+use crate::one_at_a_time;
 use common::{field, legal_in, Engine};
 use engine_core::RankBase;
 use std::time::{Duration, Instant};
@@ -15,6 +17,7 @@ use std::time::{Duration, Instant};
 /// Every case, in sequence (see the module documentation).
 #[test]
 fn clock_cases_one_at_a_time() {
+    let _serial = one_at_a_time();
     type Case = (&'static str, fn());
     let cases: &[Case] = &[
         (
@@ -174,5 +177,6 @@ fn games_without_forfeit(tc: &str, games: usize) {
 #[test]
 #[ignore = "about 6 minutes (2 games took 70 s); two games of it run in clock_cases_one_at_a_time"]
 fn ten_games_at_40_moves_in_10s() {
+    let _serial = one_at_a_time();
     games_without_forfeit("40/10", 10);
 }

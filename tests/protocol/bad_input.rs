@@ -1,6 +1,6 @@
 //! Bad input: one `info string error` line, the last good state kept, the engine still running.
 
-mod common;
+use crate::common;
 
 use common::{best_move, Engine};
 use std::time::Duration;

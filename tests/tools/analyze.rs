@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::cli::{self, stderr, stdout};
 
 /// The initial position.
@@ -856,7 +856,7 @@ fn mates_and_other_move(pos: &Position) -> (Vec<Move>, Move) {
     (mates, others[0])
 }
 
-/// Red mates in one (a position of tests/mate_positions.in), as EPD's four fields.
+/// Red mates in one (a position of tests/search/mate_positions.in), as EPD's four fields.
 const MATE_IN_ONE: &str = "3R5/9/4k4/9/6R2/9/9/9/5K3/9 w - -";
 
 #[test]

@@ -1,6 +1,6 @@
 //! Complete UCI sessions through the binary.
 
-mod common;
+use crate::common;
 
 use common::{best_move, field, last_score_line, legal_in, Engine};
 use engine_core::{Position, RankBase};

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::cli::{self, fails_cleanly, stderr};
 
 /// The seed of the runs compared byte for byte.

@@ -2,7 +2,7 @@
 //! writes a net (briefly trained) that the engine loads with `EvalFile`, evaluates with and
 //! searches with.
 
-mod common;
+use crate::common;
 
 use common::{best_move, Engine};
 use std::path::PathBuf;

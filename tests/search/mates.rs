@@ -2,7 +2,7 @@
 //! independent full-width search here (no pruning, no hash), then the engine must report
 //! `score mate N` through the protocol.
 
-mod common;
+use crate::common;
 
 use common::{field, last_score_line, Engine};
 use engine_core::{Move, Position};

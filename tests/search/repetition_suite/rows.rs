@@ -2,7 +2,7 @@
 
 use engine_core::{Color, RuleOptions, RuleSet};
 
-const DATA: &str = include_str!("../data/false-decisive.tsv");
+const DATA: &str = include_str!("../../data/false-decisive.tsv");
 
 /// What the game bears out from a row's root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::cli::{self, stderr, stdout};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cotuong");

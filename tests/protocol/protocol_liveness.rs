@@ -3,7 +3,7 @@
 //! within a second. A command that waits for the stopping search while holding a lock the search
 //! needs to print its last lines never answers, and fails here instead of hanging a GUI.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use std::time::{Duration, Instant};

@@ -6,26 +6,16 @@
 //!
 //! Timing bounds are generous (a loaded CI machine); each one is a difference a user would
 //! notice: a move in tens of milliseconds against one of a second or more. Being wall-clock
-//! measurements, the tests must not share the CPU with each other (as in `tests/clock.rs`): each
-//! holds `SERIAL` for its whole run, so the test harness's threads run them one at a time.
+//! measurements, the tests must not share the CPU with each other (as in `clock`): each holds
+//! the binary's lock ([`one_at_a_time`]) for its whole run, so the test harness's threads run
+//! them one at a time.
 
-mod common;
+use crate::common;
 
+use crate::one_at_a_time;
 use common::{best_move, legal_in, Engine};
 use engine_core::RankBase;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-
-/// Held by each test for its whole run (see the module documentation).
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Waits for the other tests of this binary to finish; a test that failed while holding the
-/// lock does not stop the others.
-fn one_at_a_time() -> MutexGuard<'static, ()> {
-    SERIAL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// Sends `go args` and returns the time until `bestmove` and the move.
 fn timed_go(e: &mut Engine, args: &str) -> (Duration, String) {
