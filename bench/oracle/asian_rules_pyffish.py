@@ -3,7 +3,7 @@
 
 Fairy-Stockfish (through pyffish, `pip install pyffish`) implements the Asian (AXF) rules of
 perpetual check and perpetual chase for its `xiangqi` variant. For every constructed case of
-`engine-core/tests/rules_law_cases.rs` and `tests/search/search_rule_sets.rs` this script
+`engine-core/tests/suite/rules_law_cases.rs` and `tests/search/search_rule_sets.rs` this script
 
 1. checks that the FEN is valid and every move legal (an independent move generator), and
 2. compares the verdict the tests assert under the Asian rules with Fairy-Stockfish's verdict
@@ -119,7 +119,7 @@ def fsf_verdict(fen, moves):
 
 def main():
     groups = [
-        ("engine-core/tests/rules_law_cases.rs", law_cases("engine-core/tests/rules_law_cases.rs")),
+        ("engine-core/tests/suite/rules_law_cases.rs", law_cases("engine-core/tests/suite/rules_law_cases.rs")),
         ("tests/search/search_rule_sets.rs", rule_set_cases("tests/search/search_rule_sets.rs")),
     ]
     axf = "../shared/testdata/axf-repetition.tsv"

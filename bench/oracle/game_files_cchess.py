@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the archive test files (XQF plain and encrypted, CBF, DhtmlXQ) and writes what the
 PyPI `cchess` package reads from them, the oracle the Rust readers are checked against
-(engine-core/tests/game_files.rs).
+(engine-core/tests/suite/game_files.rs).
 
 The files are written from the published format descriptions, not by cchess: XQF after
 XQStudio's XQFRW.pas (header layout, key derivation, the "[(C) Copyright Mr. Dong Shiwei.]" key

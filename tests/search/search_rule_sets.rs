@@ -1,7 +1,7 @@
 //! The search and the referee classify repetition cycles alike, under both rule sets: checks
 //! mixed with attacks, offers between equal pieces, mate threats, who is chasing, and the Asian
 //! rule book's remaining principles (the book and the Law agree on each). For each
-//! constructed case (the same positions as `engine-core/tests/rules_law_cases.rs`, whose
+//! constructed case (the same positions as `engine-core/tests/suite/rules_law_cases.rs`, whose
 //! articles and legality checks they share), the game runs nearly two laps of its cycle; the
 //! search then scores the move that makes a position occur for the third time, once from the
 //! side whose move completes the cycle and once from the other side (a game started one ply

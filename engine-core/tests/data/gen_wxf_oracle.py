@@ -7,7 +7,7 @@ Positions come from seeded random playouts from the initial position (moves chos
 legal-move list); at each ply one or two random legal moves are recorded. Only moves of a piece
 that has no piece of its own kind and colour on its file are kept: pyffish's marks for pieces
 sharing a file do not follow the WXF conventions in every case, so those are tested with
-hand-written cases instead (engine-core/tests/notation.rs).
+hand-written cases instead (engine-core/tests/suite/notation.rs).
 
 pyffish costs a few milliseconds per call; the default 6000 moves take a minute or two.
 

@@ -1,7 +1,7 @@
 //! The incremental accumulator stack against from-scratch refreshes, along random walks through
 //! legal play with captures, null moves and take-backs.
 
-mod common;
+use crate::common;
 
 use common::{apply, assert_stack_matches_refresh, random_walk, Step};
 use engine_core::{Position, START_FEN};

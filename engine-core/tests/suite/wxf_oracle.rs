@@ -4,7 +4,7 @@
 
 use engine_core::{parse_move, Notation, Position, RankBase};
 
-const ORACLE: &str = include_str!("data/wxf_oracle.tsv");
+const ORACLE: &str = include_str!("../data/wxf_oracle.tsv");
 
 /// The oracle must cover at least this many moves.
 const MIN_MOVES: usize = 5000;

@@ -5,7 +5,7 @@
 //! (about 1.025 engine units with QA 255, QB 64, scale 400) and `< 1` for CReLU, after clamping
 //! both to ±EVAL_LIMIT. A margin of 1e-6 covers f64 rounding.
 
-mod common;
+use crate::common;
 
 use common::random_positions;
 use engine_core::Color;

@@ -1,7 +1,7 @@
 //! Colour-flip symmetry: a position and its mirror with colours swapped (ranks reversed, the other
 //! side to move) look the same to the side to move, so they must evaluate identically.
 
-mod common;
+use crate::common;
 
 use common::{colour_flip, random_positions};
 use engine_core::Color;

@@ -3,7 +3,7 @@
 //! a lot (bucket changes, mirror crossings), on every SIMD path, with and without the accumulator
 //! cache; colour-flip and file-mirror symmetry.
 
-mod common;
+use crate::common;
 
 use common::{
     apply, assert_colour_flip_symmetric, assert_stack_matches_refresh, collect_into, file_mirror,

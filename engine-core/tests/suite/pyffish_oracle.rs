@@ -4,7 +4,7 @@
 
 use engine_core::{move_text, perft, Position, RankBase};
 
-const ORACLE: &str = include_str!("data/pyffish_oracle.tsv");
+const ORACLE: &str = include_str!("../data/pyffish_oracle.tsv");
 
 fn sorted_words(s: &str) -> Vec<String> {
     let mut v: Vec<String> = s.split_ascii_whitespace().map(str::to_string).collect();

@@ -2,7 +2,7 @@
 //! the same after rewriting it as version 2; version-2 files round trip; other versions are
 //! refused with an error that names the supported ones.
 
-mod common;
+use crate::common;
 
 use common::random_positions;
 use nnue::format::{NetError, NetFile, FORMAT_VERSION};
@@ -10,7 +10,7 @@ use nnue::network::LoadError;
 use nnue::random_net::Spec;
 use nnue::Network;
 
-const NET_6: &[u8] = include_bytes!("../nets/cotuong-6.nnue");
+const NET_6: &[u8] = include_bytes!("../../nets/cotuong-6.nnue");
 
 fn version(bytes: &[u8]) -> u32 {
     u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]])

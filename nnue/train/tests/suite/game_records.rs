@@ -437,7 +437,7 @@ fn each_filter_rejects_what_it_names() {
 /// A small file of synthetic games, committed so that the byte format cannot change unnoticed.
 /// Made with
 /// `nnue synth --games 8 --seed 1 --max-plies 400 -o nnue/train/tests/data/synthetic-8.xqg`.
-const COMMITTED: &[u8] = include_bytes!("data/synthetic-8.xqg");
+const COMMITTED: &[u8] = include_bytes!("../data/synthetic-8.xqg");
 
 #[test]
 fn the_committed_file_still_reads_and_re_encodes_to_the_same_bytes() {

@@ -4,7 +4,7 @@
 //! chariot or their last horse or cannon (and get it back when the capture is taken back), on
 //! every SIMD path, with and without the accumulator cache; colour-flip symmetry.
 
-mod common;
+use crate::common;
 
 use common::{
     apply, assert_colour_flip_symmetric, assert_stack_matches_refresh, capture_walk, collect_into,

@@ -1,7 +1,7 @@
 //! Every SIMD path this CPU has against the portable path, bit for bit: accumulators and
 //! evaluations along random walks, on typical nets and on nets at the loader's limits.
 
-mod common;
+use crate::common;
 
 use common::{random_walk, Step};
 use engine_core::{Position, START_FEN};

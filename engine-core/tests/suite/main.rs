@@ -1,0 +1,15 @@
+//! engine-core's tests: notation, PGN and game files, the rules of the Law and the Asian rule
+//! book against their cases and against other programs' verdicts, perft, and properties of the
+//! board. One test binary for all of them (a binary per file made the suite spend most of its
+//! build linking).
+
+mod axf_repetition;
+mod game_files;
+mod notation;
+mod perft_suite;
+mod pgn;
+mod properties;
+mod pyffish_oracle;
+mod rules_law_cases;
+mod rules_outcomes;
+mod wxf_oracle;
