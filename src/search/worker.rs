@@ -491,7 +491,8 @@ mod tests {
         );
     }
 
-    /// Chariot chasing an unprotected horse that shuttles c7-b9 (as in tests/search/search_rules.rs).
+    /// Chariot chasing an unprotected horse that shuttles c7-b9 (as in
+    /// tests/search/search_rules.rs).
     const CHASE_FEN: &str = "3akab2/9/2n1b4/9/9/9/2R6/9/9/3K5 b - - 0 1";
 
     /// Searches the end of `moves` from `fen` to `depth` with the game history and reports the

@@ -4,8 +4,8 @@
 //!
 //! These tests need Fairy-Stockfish (Debian's `fairy-stockfish` package), so they are ignored by
 //! default, which `cargo test`'s summary shows; `.ci/run` installs it and runs them with
-//! `cargo test --release --test match_runner -- --ignored fairy_stockfish::`. Run that way
-//! without Fairy-Stockfish installed, they fail: a requested test never passes unrun.
+//! `cargo test --profile test-release --test match_runner -- --ignored fairy_stockfish::`. Run
+//! that way without Fairy-Stockfish installed, they fail: a requested test never passes unrun.
 
 use crate::common::{check_games, find_program, replay_pgn, run_match, scratch_dir};
 use std::path::PathBuf;

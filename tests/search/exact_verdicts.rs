@@ -5,7 +5,7 @@
 //! the sides the verdict denies a win have none within that many plies.
 //!
 //! The full check takes minutes in a release build and is ignored by default (`cargo test
-//! --release --test search -- --ignored exact_verdicts::`); the default run checks
+//! --profile test-release --test search -- --ignored exact_verdicts::`); the default run checks
 //! the short wins in full and every other row to a short horizon, that the exact search's referee judges
 //! each ply as a fresh replay does (and its one-ply wins as the referee finds them), and that every short mate or rule win the engine's search reports from
 //! positions of repeating random games is a forced win by the exact search.
@@ -96,7 +96,7 @@ fn short_wins_in_full_and_every_denied_win_to_a_short_horizon() {
 }
 
 #[test]
-#[ignore = "minutes in a release build: cargo test --release --test search -- --ignored exact_verdicts::"]
+#[ignore = "minutes in a release build: cargo test --profile test-release --test search -- --ignored exact_verdicts::"]
 fn every_verdict_holds_under_an_exact_search() {
     let failures: Vec<String> = rows()
         .iter()

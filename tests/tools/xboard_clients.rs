@@ -1,7 +1,7 @@
 //! `cotuong` as an XBoard engine under real clients written by others: cutechess-cli (its
 //! xiangqi branch, built from source, not in any registry) and GNU XBoard (Debian `xboard`, run
 //! headless under `xvfb-run`). Both tools are optional, so these tests are marked ignored, which
-//! cargo test's summary shows; run them with `cargo test --release --test tools --
+//! cargo test's summary shows; run them with `cargo test --profile test-release --test tools --
 //! --ignored xboard_clients::`, and then a missing tool is a failure that says what to install.
 //!
 //! cutechess-cli is taken from `$CUTECHESS_CLI` or `PATH`; without it its test says so and

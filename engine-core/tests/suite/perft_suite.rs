@@ -1,6 +1,7 @@
 //! Perft counts of the shared suite (`tests/data/perft.tsv`, the CPW "Chinese Chess Perft
 //! Results" positions). Depth 5 runs by default (a few seconds in release); deeper depths are
-//! `#[ignore]`d: `cargo test --release -p engine-core --test suite -- --ignored perft_suite::`.
+//! `#[ignore]`d: `cargo test --profile test-release -p engine-core --test suite -- --ignored
+//! perft_suite::`.
 
 use engine_core::{perft, Position};
 
