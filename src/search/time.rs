@@ -138,6 +138,17 @@ impl TimeManager {
         false
     }
 
+    /// Asked at every node of a helper thread: whether all threads together have reached the
+    /// node limit. Read every [`CLOCK_CHECK_INTERVAL`] of the helper's own nodes, so that each
+    /// thread passes the moment the total reached the limit by at most one interval, however the
+    /// threads are scheduled (the main thread alone would let a favoured helper run on).
+    #[inline(always)]
+    pub fn helper_must_stop(&self, nodes: u64, total_nodes: impl FnOnce() -> u64) -> bool {
+        self.node_limit.is_some_and(|limit| {
+            nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && total_nodes() >= limit
+        })
+    }
+
     /// Asked after every completed iteration of the main thread: whether to stop rather than
     /// start the next one. `best` and `score` are the iteration's result, `root_moves` the
     /// number of moves searched at the root; `elapsed` is as in [`TimeManager::must_abort`].

@@ -259,6 +259,12 @@ impl<'a> Worker<'a> {
                 self.stop_all();
                 return true;
             }
+        } else if !self.is_main() {
+            let ctl = self.ctl;
+            if self.time.helper_must_stop(self.nodes, || ctl.total_nodes()) {
+                self.stop_all();
+                return true;
+            }
         }
         false
     }
