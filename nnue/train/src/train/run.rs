@@ -336,13 +336,18 @@ fn train(args: &Args, threads: usize) -> Result<TrainReport, TrainError> {
     let mut shards = vec![vec![0.0f32; net.params().len()]; args.shards as usize];
     let chunk = args.chunk_positions();
     console.line(&format!(
-        "training {} ({} {}→{}, {} bucket{}), {} epochs of {} positions{}, batch {}, {} thread{}",
+        "training {} ({} {}→{}, {} output bucket{}{}), {} epochs of {} positions{}, batch {}, {} thread{}",
         args.activation.name(),
         super::args::feature_set_option(net.features()),
         net.layout().inputs,
         args.hidden,
-        args.buckets,
-        if args.buckets == 1 { "" } else { "s" },
+        net.layout().buckets,
+        if net.layout().buckets == 1 { "" } else { "s" },
+        if net.layout().buckets == 1 {
+            String::new()
+        } else {
+            format!(" by {}", args.output_buckets.name())
+        },
         args.epochs,
         n,
         if args.stream {
