@@ -14,14 +14,11 @@ pub(crate) fn wording(e: &EngineError, dialect: Dialect) -> String {
         EngineError::BadExcludedMove { error, .. } => format!("banmoves: {error}"),
         EngineError::UnknownOption(name) => format!("unknown option '{name}' ignored"),
         EngineError::BadOptionValue(reason) => reason.clone(),
-        EngineError::Hash { .. } | EngineError::Net { .. } => e.to_string(),
+        EngineError::Hash { .. } | EngineError::Net { .. } | EngineError::Io { .. } => {
+            e.to_string()
+        }
         EngineError::NoNet if ucci => "no net is loaded: set evalfile first".into(),
         EngineError::NoNet => "no net is loaded: set EvalFile first".into(),
-        EngineError::Io { request, error } => match request {
-            Request::Perft => format!("perft failed: {error}"),
-            Request::Bench => format!("bench failed: {error}"),
-            other => format!("{other} failed: {error}"),
-        },
     }
 }
 

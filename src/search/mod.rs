@@ -38,8 +38,7 @@ pub use params::{SOFT_NODES_HARD_CAP, TUNABLES};
 pub use request::{SearchRequest, SideClock};
 pub use result::{RootMove, SearchResult};
 pub use score::{
-    is_mate, mate_in, mate_moves, mated_in, DRAW, EXPECTED_RULE_WIN, INFINITE, MATE, MATE_BOUND,
-    MAX_PLY,
+    is_mate, mate_in, mate_moves, mated_in, DECIDED_BOUND, DRAW, INFINITE, MATE, MATE_BOUND,
 };
 pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable, TtEntry};

@@ -121,12 +121,10 @@ impl TimeManager {
         total_nodes: impl FnOnce() -> u64,
         elapsed: impl FnOnce() -> Option<Duration>,
     ) -> bool {
-        if let Some(limit) = self.node_limit {
-            if nodes >= limit
-                || (nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && total_nodes() >= limit)
-            {
-                return true;
-            }
+        if self.node_limit.is_some_and(|limit| nodes >= limit)
+            || self.node_total_reached(nodes, total_nodes)
+        {
+            return true;
         }
         if nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
             if let Some(hard) = self.budget.hard {
@@ -138,12 +136,13 @@ impl TimeManager {
         false
     }
 
-    /// Asked at every node of a helper thread: whether all threads together have reached the
-    /// node limit. Read every [`CLOCK_CHECK_INTERVAL`] of the helper's own nodes, so that each
+    /// Asked at every node of a helper thread (and by [`TimeManager::must_abort`] for the main
+    /// one): whether all threads together have reached the node limit. Read every
+    /// [`CLOCK_CHECK_INTERVAL`] of the thread's own nodes, so that each
     /// thread passes the moment the total reached the limit by at most one interval, however the
     /// threads are scheduled (the main thread alone would let a favoured helper run on).
     #[inline(always)]
-    pub fn helper_must_stop(&self, nodes: u64, total_nodes: impl FnOnce() -> u64) -> bool {
+    pub fn node_total_reached(&self, nodes: u64, total_nodes: impl FnOnce() -> u64) -> bool {
         self.node_limit.is_some_and(|limit| {
             nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && total_nodes() >= limit
         })

@@ -261,7 +261,10 @@ impl<'a> Worker<'a> {
             }
         } else if !self.is_main() {
             let ctl = self.ctl;
-            if self.time.helper_must_stop(self.nodes, || ctl.total_nodes()) {
+            if self
+                .time
+                .node_total_reached(self.nodes, || ctl.total_nodes())
+            {
                 self.stop_all();
                 return true;
             }

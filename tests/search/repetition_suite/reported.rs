@@ -2,9 +2,7 @@
 //! decided game.
 
 use cotuong::game::Game;
-use cotuong::search::{
-    Info, ScoreBound, SearchRequest, Searcher, EXPECTED_RULE_WIN, MATE_BOUND, MAX_PLY,
-};
+use cotuong::search::{Info, ScoreBound, SearchRequest, Searcher, DECIDED_BOUND, MATE_BOUND};
 use engine_core::Move;
 
 /// One reported iteration: depth, score (side to move's view), bound, principal variation.
@@ -34,25 +32,21 @@ pub fn iterations(searcher: &mut Searcher, game: &Game, request: &SearchRequest)
 /// Whether a reported score claims a win (`Some(true)`) or a loss (`Some(false)`) for the side
 /// to move: a decisive score, unless its bound points away from the decision.
 pub fn claim(score: i32, bound: ScoreBound) -> Option<bool> {
-    if score >= MATE_BOUND && bound != ScoreBound::Upper {
-        Some(true)
-    } else if score <= -MATE_BOUND && bound != ScoreBound::Lower {
-        Some(false)
-    } else {
-        None
-    }
+    claim_beyond(score, bound, MATE_BOUND)
 }
 
-/// The least magnitude of an expected (unproven) rule win: `EXPECTED_RULE_WIN` less the plies
-/// to the offence, printed as `cp ±249xx`.
-const RULE_WIN_BOUND: i32 = EXPECTED_RULE_WIN - MAX_PLY as i32;
-
 /// Whether a reported score claims a decided game in either band: a proven one ([`claim`]) or
-/// an expected rule win, which on a position the game does not decide is just as false.
+/// an expected rule win (printed as `cp ±249xx`), which on a position the game does not decide
+/// is just as false.
 pub fn any_claim(score: i32, bound: ScoreBound) -> Option<bool> {
-    if score >= RULE_WIN_BOUND && bound != ScoreBound::Upper {
+    claim_beyond(score, bound, DECIDED_BOUND)
+}
+
+/// The side a score at least `least` in magnitude claims wins, unless its bound points away.
+fn claim_beyond(score: i32, bound: ScoreBound, least: i32) -> Option<bool> {
+    if score >= least && bound != ScoreBound::Upper {
         Some(true)
-    } else if score <= -RULE_WIN_BOUND && bound != ScoreBound::Lower {
+    } else if score <= -least && bound != ScoreBound::Lower {
         Some(false)
     } else {
         None
