@@ -1,6 +1,7 @@
 //! The trainer's options: a clap `Args` struct that a command-line tool mounts as a subcommand.
 
-use super::network::Activation;
+use super::error::TrainError;
+use super::network::{factor_rows, Activation};
 use crate::data::Filters;
 use nnue::features::{FeatureSet, OutputBuckets};
 use nnue::format::{HIDDEN_MULTIPLE, MAX_HIDDEN};
@@ -448,6 +449,89 @@ fn quote(path: &Path) -> String {
         text.into_owned()
     } else {
         format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+impl Args {
+    /// Checks what clap cannot (for `Args` built in code).
+    pub(crate) fn check(&self) -> Result<(), TrainError> {
+        let bad = |m: String| Err(TrainError::BadArgs(m));
+        if self.data.is_empty() {
+            return bad("no data files given".to_string());
+        }
+        if self.hidden == 0
+            || self.hidden > nnue::format::MAX_HIDDEN
+            || !self.hidden.is_multiple_of(nnue::format::HIDDEN_MULTIPLE)
+        {
+            return bad(format!(
+                "hidden size {} is not a positive multiple of {} up to {}",
+                self.hidden,
+                nnue::format::HIDDEN_MULTIPLE,
+                nnue::format::MAX_HIDDEN
+            ));
+        }
+        if self.factorise && factor_rows(self.features) == 0 {
+            return bad(format!(
+                "--factorise needs a feature set with king or attack buckets; {} has one block",
+                self.features.name()
+            ));
+        }
+        if self.buckets == 0 || usize::from(self.buckets) > nnue::features::MAX_OUTPUT_BUCKETS {
+            return bad(format!("{} output buckets (1-16)", self.buckets));
+        }
+        // The count belongs to piece-count; piece-configuration has its own, so a count given with
+        // it would be silently ignored.
+        if self.output_buckets == OutputScheme::PieceConfiguration && self.buckets != 1 {
+            return bad(format!(
+            "--buckets {} with --output-buckets piece-configuration, which always has {} buckets; \
+             leave --buckets out",
+            self.buckets,
+            nnue::features::PIECE_CONFIGURATION_BUCKETS
+        ));
+        }
+        if !(8..=1024).contains(&self.qb) {
+            return bad(format!("QB {} not in 8..=1024", self.qb));
+        }
+        if self.epochs == 0 || self.batch_size == 0 || self.shards == 0 {
+            return bad("epochs, batch size and shards must be positive".to_string());
+        }
+        if !(0.0..1.0).contains(&self.validation) {
+            return bad(format!(
+                "validation fraction {} not in [0, 1)",
+                self.validation
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad(format!("lambda {} not in [0, 1]", self.lambda));
+        }
+        if let Some(k) = self.k {
+            if !(k.is_finite() && k >= 1.0 && k <= f64::from(i32::MAX)) {
+                return bad(format!("K {k} is not a scale of at least 1"));
+            }
+        }
+        if self.stream && self.chunk == 0 {
+            return bad("the chunk size must be positive".to_string());
+        }
+        check_writable_dir(&self.output)?;
+        check_writable_dir(&self.checkpoint_path())
+    }
+}
+
+/// Fails early (before hours of training) when the folder that will receive `path` does not
+/// exist or is not a folder; the file itself is written later, atomically.
+fn check_writable_dir(path: &std::path::Path) -> Result<(), TrainError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(TrainError::BadArgs(format!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        )))
     }
 }
 

@@ -24,6 +24,11 @@
 //! game-record files used only for validation (their games are never trained on, even when a
 //! data file holds them too).
 //!
+//! A run ([`run`]) is made of pieces: a loader hands each epoch's training positions over as
+//! shuffled batches through one interface, whether they are held in memory or streamed; a
+//! stepper applies one batch's gradient; checkpoints are saved and resumed on their own; the
+//! export folds, quantises and describes the net.
+//!
 //! Outputs: the net (`--output`), a resumable float checkpoint (`<output>.ckpt`), and every
 //! `--save-every` epochs a checkpoint and a net `<name>-e<epoch>.<ext>`. The net's description
 //! holds the canonical command line, the data files with their hashes, the position counts, K
@@ -31,17 +36,24 @@
 
 mod args;
 mod checkpoint;
+mod checkpointing;
+mod console;
 mod dataset;
 mod error;
+mod export;
 mod gradient;
 mod holdout;
 mod kfit;
+mod loader;
 mod network;
 mod optimizer;
 mod quantise;
 mod repeats;
+mod report;
 mod run;
 mod schedule;
+mod start;
+mod step;
 mod validate;
 
 pub use args::{Args, OutputScheme, Schedule};
@@ -63,6 +75,7 @@ pub use quantise::{
     MAX_OUTPUT_WEIGHT, QA,
 };
 pub use repeats::{count_repeats, RepeatCount};
-pub use run::{run, EpochReport, TrainReport};
+pub use report::{EpochReport, TrainReport};
+pub use run::run;
 pub use schedule::LrSchedule;
 pub use validate::{net_loss, NetLoss, ValidationSet};
