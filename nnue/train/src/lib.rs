@@ -8,5 +8,7 @@
 //!   [`train::run`]).
 //! - the `nnue` binary (`src/bin/nnue.rs`): `train`, `dump` and `synth` on the command line.
 
+#![deny(missing_docs)]
+
 pub mod data;
 pub mod train;
