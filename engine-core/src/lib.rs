@@ -9,6 +9,7 @@
 pub mod archive; // `archive::read` beside `archive::cbf::read` and the other formats' `read`.
 mod attacks;
 mod bitboard;
+mod diagram;
 mod fen;
 mod movegen;
 mod moves;
@@ -24,6 +25,7 @@ mod zobrist;
 
 // The board: squares, pieces, positions, moves.
 pub use bitboard::Bitboard;
+pub use diagram::{Diagram, Edge, Layout, Symbols};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};

@@ -392,26 +392,7 @@ impl Position {
     /// A text diagram of the board, Black at the top, the river marked, ranks numbered from
     /// `base` and files lettered; one line per rank, then the file letters.
     pub fn diagram(&self, base: RankBase) -> String {
-        use std::fmt::Write;
-        // Two-digit rank numbers (1-10) get one more column.
-        let pad = if base == RankBase::One { " " } else { "" };
-        let width = 1 + pad.len();
-        let mut s = String::new();
-        for rank in (0..10u8).rev() {
-            let _ = write!(s, "{:>width$} ", rank + base.offset());
-            for file in 0..9u8 {
-                let c = Square::new(file, rank)
-                    .and_then(|sq| self.board[sq.index()])
-                    .map_or('.', Piece::fen_char);
-                let _ = write!(s, " {c}");
-            }
-            s.push('\n');
-            if rank == 5 {
-                let _ = writeln!(s, "{pad}   ~~~~~~~~~~~~~~~~~");
-            }
-        }
-        let _ = writeln!(s, "{pad}   a b c d e f g h i");
-        s
+        crate::Diagram::new(self).rank_base(base).to_string()
     }
 }
 
