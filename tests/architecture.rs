@@ -605,7 +605,7 @@ fn parse_source(relative: &str) -> syn::File {
 }
 
 /// The modules engine-core's root may declare `pub`: namespaces whose names are too generic or
-/// clash with others to be re-exported at the root (`archive::read`, `pgn::Game`, `pgn::write`).
+/// clash with others to be re-exported at the root (`archive::read`, `pgn::Game`).
 const ENGINE_CORE_PUBLIC_MODULES: &[&str] = &["archive", "pgn"];
 
 /// What the protocol folder shows the rest of the world besides `run` and `run_with`.

@@ -15,7 +15,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
-pub mod pgn; // `pgn::Game` beside the engine's and the trainer's `Game`; `pgn::write` is a module.
+pub mod pgn; // `pgn::Game` beside the engine's and the trainer's `Game`.
 mod piece;
 mod position;
 mod rng;

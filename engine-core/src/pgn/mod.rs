@@ -5,14 +5,15 @@
 //! into a [`Game`] (start position from the FEN tag, legal moves) reading its moves in the
 //! first of the given notations that reads them all, and [`read_games`] does both for a whole
 //! text. Decoding bytes (UTF-8, GB18030) is the caller's business: this module sees text only.
-//! [`write`] holds what writers share with this reader (tag escaping, line wrapping).
+//! [`PgnWriter`] writes games, in the tag escaping this reader undoes.
 
 mod game;
 mod syntax;
-pub mod write;
+mod write;
 
 pub use game::{read_games, read_movetext, Game, GameMove};
 pub use syntax::{records, MoveToken, PgnRecord, Records};
+pub use write::PgnWriter;
 
 use crate::fen::FenError;
 use crate::notation::MoveTextError;

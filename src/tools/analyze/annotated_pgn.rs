@@ -15,7 +15,7 @@
 //! A position becomes a game from its FEN: the best line as the main line, the other lines as
 //! variations of its first move, each first move with its score and depth.
 
-use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
+use engine_core::pgn::PgnWriter;
 use engine_core::{Color, Move, Notation, Position};
 use std::fmt::Write as _;
 
@@ -28,47 +28,20 @@ use super::position_review::PositionReview;
 use super::score::with_depth;
 use super::table::{judgement_counts, CONVENTION};
 
-/// The `Format` tag value of a notation (read back by the PGN reader's detection).
-pub fn format_tag(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccs(_) => "ICCS",
-        Notation::Wxf => "WXF",
-        Notation::Chinese => "Chinese",
-        Notation::Vietnamese => "Vietnamese",
-        Notation::VietnameseAsian => "Vietnamese-Asian",
-        Notation::San(_) => "SAN",
-    }
-}
-
-/// Movetext of `moves` played from `pos`, numbered from `number` (the number of the first move
-/// pair), with the `N...` form when Black moves first.
-fn numbered_line(pos: &Position, moves: &[Move], notation: Notation, number: u32) -> String {
-    let mut out = String::new();
-    let mut side = pos.side_to_move();
-    let mut number = number;
-    for (i, text) in notation.format_line(pos, moves).into_iter().enumerate() {
-        match side {
-            Color::Red => {
-                let _ = write!(out, "{number}. ");
-            }
-            Color::Black if i == 0 => {
-                let _ = write!(out, "{number}... ");
-            }
-            Color::Black => {}
-        }
-        out.push_str(&text);
-        out.push(' ');
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.opponent();
-    }
-    out.trim_end().to_string()
-}
-
-/// A comment's text without braces (which would end it).
-fn comment(text: &str) -> String {
-    format!("{{{}}}", text.replace(['{', '}'], ""))
+/// Moves `moves` played from `pos` as a line in `pgn`, numbered from `number` (the number of
+/// the first move pair).
+fn numbered_line(
+    pgn: &mut PgnWriter,
+    pos: &Position,
+    moves: &[Move],
+    notation: Notation,
+    number: u32,
+) {
+    pgn.line(
+        pos.side_to_move(),
+        number,
+        &notation.format_line(pos, moves),
+    );
 }
 
 /// The comment of a reviewed move.
@@ -90,7 +63,7 @@ fn move_comment(m: &MoveReview, notation: Notation) -> String {
             with_depth(m.best.score, m.depth)
         );
     }
-    comment(&text)
+    text
 }
 
 /// One game's annotated PGN; board diagrams in letters if `ascii`.
@@ -102,6 +75,7 @@ pub fn write_game(
     ascii: bool,
 ) {
     let game = &review.game;
+    let mut pgn = PgnWriter::new();
     for (name, value) in &game.tags {
         let ours = [
             "Format",
@@ -111,47 +85,33 @@ pub fn write_game(
             BLACK_ACCURACY_TAG,
         ];
         if !ours.iter().any(|t| name.eq_ignore_ascii_case(t)) {
-            write_tag(out, name, value);
+            pgn.tag(name, value);
         }
     }
-    write_tag(out, "Variant", "xiangqi");
-    write_tag(out, "Format", format_tag(notation));
-    write_tag(out, "Annotator", annotator);
+    pgn.tag("Variant", "xiangqi");
+    pgn.format_tag(notation);
+    pgn.tag("Annotator", annotator);
     for (tag, side) in [
         (RED_ACCURACY_TAG, Color::Red),
         (BLACK_ACCURACY_TAG, Color::Black),
     ] {
         if let Some(a) = review.summary(side).accuracy {
-            write_tag(out, tag, &accuracy::text(a));
+            pgn.tag(tag, &accuracy::text(a));
         }
     }
-    out.push('\n');
     let first = &game.start;
-    let mut text = format!("{} ", comment(CONVENTION));
+    pgn.comment(CONVENTION);
     for c in &game.comments_before {
-        let _ = write!(text, "{} ", comment(c));
+        pgn.comment(c);
     }
     for (m, record) in review.moves.iter().zip(&game.moves) {
         let number = move_number(first, m.ply);
         if m.judgement == Some(Judgement::Blunder) {
-            // The diagram keeps its lines: the text so far is wrapped, the comment written
-            // as it is.
-            out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
-            out.push('\n');
-            text.clear();
             let board = diagram(&m.before, ascii).join("\n");
-            let _ = writeln!(out, "{}", comment(&format!("\n{board}\n")));
+            pgn.comment_on_own_line(&format!("\n{board}\n"));
         }
         // Every move ends with a comment, so Black's moves are numbered too.
-        match m.side {
-            Color::Red => {
-                let _ = write!(text, "{number}. ");
-            }
-            Color::Black => {
-                let _ = write!(text, "{number}... ");
-            }
-        }
-        text.push_str(&notation.format(&m.before, m.mv));
+        pgn.move_text(m.side, number, &notation.format(&m.before, m.mv), true);
         let mut nags = record.nags.clone();
         if let Some(j) = m.judgement {
             if !nags.contains(&j.nag()) {
@@ -159,29 +119,24 @@ pub fn write_game(
             }
         }
         for nag in nags {
-            let _ = write!(text, " ${nag}");
+            pgn.nag(nag);
         }
         for c in &record.comments {
-            let _ = write!(text, " {}", comment(c));
+            pgn.comment(c);
         }
-        let _ = write!(text, " {}", move_comment(m, notation));
+        pgn.comment(&move_comment(m, notation));
         if m.judgement.is_some() {
-            let best = numbered_line(&m.before, &m.best.pv, notation, number);
-            let _ = write!(
-                text,
-                " ({best} {})",
-                comment(&best_comment(&m.best, m.depth))
-            );
+            pgn.open_variation();
+            numbered_line(&mut pgn, &m.before, &m.best.pv, notation, number);
+            pgn.comment(&best_comment(&m.best, m.depth));
+            pgn.close_variation();
         }
-        text.push(' ');
     }
-    let _ = write!(text, "{} ", comment(&summary(review)));
+    pgn.comment(&summary(review));
     if let Some(result) = &review.result {
-        let _ = write!(text, "{} ", comment(&format!("the game is over: {result}")));
+        pgn.comment(&format!("the game is over: {result}"));
     }
-    text.push_str(game.result.as_deref().unwrap_or("*"));
-    out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
-    out.push_str("\n\n");
+    out.push_str(&pgn.finish(game.result.as_deref().unwrap_or("*")));
 }
 
 /// The tags of each side's accuracy.
@@ -209,46 +164,55 @@ pub fn write_position(
     notation: Notation,
     annotator: &str,
 ) {
-    write_tag(out, "Event", &format!("Analysis of position {number}"));
-    write_tag(out, "Site", &review.source);
-    write_tag(out, "Result", "*");
-    write_tag(out, "SetUp", "1");
-    write_tag(out, "FEN", &review.position.to_fen());
-    write_tag(out, "Variant", "xiangqi");
-    write_tag(out, "Format", format_tag(notation));
-    write_tag(out, "Annotator", annotator);
-    out.push('\n');
+    let mut pgn = PgnWriter::new();
+    pgn.tag("Event", &format!("Analysis of position {number}"));
+    pgn.tag("Site", &review.source);
+    pgn.tag("Result", "*");
+    pgn.tag("SetUp", "1");
+    pgn.tag("FEN", &review.position.to_fen());
+    pgn.tag("Variant", "xiangqi");
+    pgn.format_tag(notation);
+    pgn.tag("Annotator", annotator);
     let pos = &review.position;
     let depth = review.analysis.depth;
     let number = u32::from(pos.fullmove_number().max(1));
-    let mut text = String::new();
     let mut lines = review.analysis.lines.iter();
     if let Some(first) = lines.next() {
-        let own = |l: &Line| comment(&with_depth(l.score, depth));
+        let own = |l: &Line| with_depth(l.score, depth);
         // The rest of a line after its first move, numbered from the reply on.
-        let rest = |l: &Line| {
+        let rest = |pgn: &mut PgnWriter, l: &Line| {
             let mut after = pos.clone();
             after.make_move(l.mv);
             let moves = l.pv.get(1..).unwrap_or(&[]);
-            numbered_line(&after, moves, notation, next_number(pos, number))
+            numbered_line(pgn, &after, moves, notation, next_number(pos, number));
         };
-        let first_move = numbered_line(pos, std::slice::from_ref(&first.mv), notation, number);
-        let _ = write!(text, "{first_move} {} ", own(first));
+        numbered_line(
+            &mut pgn,
+            pos,
+            std::slice::from_ref(&first.mv),
+            notation,
+            number,
+        );
+        pgn.comment(&own(first));
         for other in lines {
-            let line = numbered_line(pos, std::slice::from_ref(&other.mv), notation, number);
-            let _ = write!(text, "({line} {} {}) ", own(other), rest(other));
+            pgn.open_variation();
+            numbered_line(
+                &mut pgn,
+                pos,
+                std::slice::from_ref(&other.mv),
+                notation,
+                number,
+            );
+            pgn.comment(&own(other));
+            rest(&mut pgn, other);
+            pgn.close_variation();
         }
-        let main_rest = rest(first);
-        if !main_rest.is_empty() {
-            let _ = write!(text, "{main_rest} ");
-        }
+        rest(&mut pgn, first);
     } else {
         let result = review.analysis.result_text().unwrap_or_default();
-        let _ = write!(text, "{} ", comment(&format!("the game is over: {result}")));
+        pgn.comment(&format!("the game is over: {result}"));
     }
-    text.push('*');
-    out.push_str(&wrap(&text, EXPORT_LINE_WIDTH));
-    out.push_str("\n\n");
+    out.push_str(&pgn.finish("*"));
 }
 
 /// The move number after the side to move in `pos` has moved, for a game at move `number`.

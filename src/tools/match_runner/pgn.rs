@@ -5,9 +5,8 @@
 //! writes Red's view, and a reader of both should not have to guess.
 
 use super::play::GameRecord;
-use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
-use engine_core::{RankBase, START_FEN};
-use std::fmt::Write;
+use engine_core::pgn::PgnWriter;
+use engine_core::{Color, RankBase, START_FEN};
 
 /// Tags that describe the event rather than the game.
 #[derive(Clone, Debug)]
@@ -34,45 +33,41 @@ fn iccs(mv: engine_core::Move) -> String {
 
 /// Formats one game as PGN, ending with a blank line.
 pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
-    let mut out = String::new();
-    let mut tag = |name: &str, value: &str| write_tag(&mut out, name, value);
-    tag("Event", &info.event);
-    tag("Site", "cotuong match");
-    tag("Date", &info.date);
-    tag("Round", &info.round);
-    tag("White", &game.red);
-    tag("Black", &game.black);
-    tag("Result", game.result.pgn());
-    tag("Variant", "xiangqi");
-    tag("Format", "ICCS");
+    let mut pgn = PgnWriter::new();
+    pgn.tag("Event", &info.event);
+    pgn.tag("Site", "cotuong match");
+    pgn.tag("Date", &info.date);
+    pgn.tag("Round", &info.round);
+    pgn.tag("White", &game.red);
+    pgn.tag("Black", &game.black);
+    pgn.tag("Result", game.result.pgn());
+    pgn.tag("Variant", "xiangqi");
+    pgn.tag("Format", "ICCS");
     let start_fen = game.start.to_fen();
     if start_fen != START_FEN {
-        tag("SetUp", "1");
-        tag("FEN", &start_fen);
+        pgn.tag("SetUp", "1");
+        pgn.tag("FEN", &start_fen);
     }
     if info.time_controls.0 == info.time_controls.1 {
-        tag("TimeControl", &info.time_controls.0);
+        pgn.tag("TimeControl", &info.time_controls.0);
     } else {
-        tag("WhiteTimeControl", &info.time_controls.0);
-        tag("BlackTimeControl", &info.time_controls.1);
+        pgn.tag("WhiteTimeControl", &info.time_controls.0);
+        pgn.tag("BlackTimeControl", &info.time_controls.1);
     }
-    tag("PlyCount", &game.moves.len().to_string());
-    tag("Termination", game.termination.pgn_tag());
-    tag("TerminationDetails", &game.reason);
+    pgn.tag("PlyCount", &game.moves.len().to_string());
+    pgn.tag("Termination", game.termination.pgn_tag());
+    pgn.tag("TerminationDetails", &game.reason);
 
-    let mut body = String::new();
-    let mut ply_color_black = game.start.side_to_move() == engine_core::Color::Black;
+    // On a line of its own, so that the moves wrap as they did without it.
+    if game.moves.iter().any(|m| m.score.is_some()) {
+        pgn.comment_on_own_line(SCORE_CONVENTION);
+    }
+    let mut side = game.start.side_to_move();
     let mut move_number = u32::from(game.start.fullmove_number().max(1));
     for (i, m) in game.moves.iter().enumerate() {
-        if !ply_color_black {
-            let _ = write!(body, "{move_number}. ");
-        } else if i == 0 {
-            let _ = write!(body, "{move_number}... ");
-        }
-        body.push_str(&iccs(m.mv));
-        body.push(' ');
+        pgn.move_text(side, move_number, &iccs(m.mv), i == 0);
         if m.book {
-            body.push_str("{book} ");
+            pgn.comment("book");
         } else {
             let score = m.score.map(|s| s.comment());
             let depth = m.depth.map(|d| d.to_string());
@@ -81,27 +76,15 @@ pub fn format_game(game: &GameRecord, info: &EventInfo) -> String {
                 (Some(s), None) => format!("{s} "),
                 _ => String::new(),
             };
-            let _ = write!(body, "{{{eval}{:.3}s}} ", m.time.as_secs_f64());
+            pgn.comment(&format!("{eval}{:.3}s", m.time.as_secs_f64()));
         }
-        if ply_color_black {
+        if side == Color::Black {
             move_number += 1;
         }
-        ply_color_black = !ply_color_black;
+        side = side.opponent();
     }
-    let _ = write!(
-        body,
-        "{{{}}} {}",
-        game.reason.replace(['{', '}'], ""),
-        game.result.pgn()
-    );
-    out.push('\n');
-    // On a line of its own, so that the moves wrap as they did without it.
-    if game.moves.iter().any(|m| m.score.is_some()) {
-        let _ = writeln!(out, "{{{SCORE_CONVENTION}}}");
-    }
-    out.push_str(&wrap(&body, EXPORT_LINE_WIDTH));
-    out.push_str("\n\n");
-    out
+    pgn.comment(&game.reason);
+    pgn.finish(game.result.pgn())
 }
 
 /// Today's date in PGN form, computed from the system clock (UTC) without a date library.

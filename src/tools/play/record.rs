@@ -5,11 +5,9 @@
 //! engine-core's PGN writer so that `cotuong judge` reads it back.
 
 use cotuong::game::Game;
-use engine_core::pgn::write::{wrap, write_tag, EXPORT_LINE_WIDTH};
-use engine_core::{Color, GameResult, Notation, RuleId, START_FEN};
-use std::fmt::Write;
+use engine_core::pgn::PgnWriter;
+use engine_core::{GameResult, Notation, RuleId, START_FEN};
 
-use super::super::analyze::annotated_pgn::format_tag;
 use super::super::match_runner::pgn::today;
 
 /// How a game ended.
@@ -52,61 +50,40 @@ pub fn pgn_text(
     engine: &EngineSettings,
 ) -> String {
     let result = ending.map_or("*", |e| e.result.pgn());
-    let mut out = String::new();
-    write_tag(&mut out, "Event", "Cotuong play");
-    write_tag(&mut out, "Site", "cotuong play");
-    write_tag(&mut out, "Date", &today());
-    write_tag(&mut out, "Round", "-");
-    write_tag(&mut out, "Red", red);
-    write_tag(&mut out, "Black", black);
-    write_tag(&mut out, "Result", result);
-    write_tag(&mut out, "Variant", "xiangqi");
-    write_tag(&mut out, "Format", format_tag(notation));
+    let mut pgn = PgnWriter::new();
+    pgn.tag("Event", "Cotuong play");
+    pgn.tag("Site", "cotuong play");
+    pgn.tag("Date", &today());
+    pgn.tag("Round", "-");
+    pgn.tag("Red", red);
+    pgn.tag("Black", black);
+    pgn.tag("Result", result);
+    pgn.tag("Variant", "xiangqi");
+    pgn.format_tag(notation);
     // The time control applies to the engine only: the player's own time is not counted.
-    write_tag(&mut out, "TimeControl", &engine.time_control);
-    write_tag(&mut out, "EngineLevel", engine.level);
+    pgn.tag("TimeControl", &engine.time_control);
+    pgn.tag("EngineLevel", engine.level);
     let start = game.start();
     let start_fen = start.to_fen();
     if start_fen != START_FEN {
-        write_tag(&mut out, "SetUp", "1");
-        write_tag(&mut out, "FEN", &start_fen);
+        pgn.tag("SetUp", "1");
+        pgn.tag("FEN", &start_fen);
     }
-    write_tag(&mut out, "PlyCount", &game.moves().len().to_string());
+    pgn.tag("PlyCount", &game.moves().len().to_string());
     match ending {
         Some(e) => {
-            write_tag(&mut out, "Termination", e.termination());
-            write_tag(&mut out, "TerminationDetails", &e.reason);
+            pgn.tag("Termination", e.termination());
+            pgn.tag("TerminationDetails", &e.reason);
         }
-        None => write_tag(&mut out, "Termination", "unterminated"),
+        None => pgn.tag("Termination", "unterminated"),
     }
+    let number = u32::from(start.fullmove_number().max(1));
     let texts = notation.format_line(start, game.moves());
-    let mut body = String::new();
-    let mut number = start.fullmove_number().max(1);
-    let mut side = start.side_to_move();
-    for (i, text) in texts.iter().enumerate() {
-        match side {
-            Color::Red => {
-                let _ = write!(body, "{number}. ");
-            }
-            Color::Black if i == 0 => {
-                let _ = write!(body, "{number}... ");
-            }
-            Color::Black => {}
-        }
-        let _ = write!(body, "{text} ");
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.opponent();
-    }
+    pgn.line(start.side_to_move(), number, &texts);
     if let Some(e) = ending {
-        let _ = write!(body, "{{{}}} ", e.reason.replace(['{', '}'], ""));
+        pgn.comment(&e.reason);
     }
-    body.push_str(result);
-    out.push('\n');
-    out.push_str(&wrap(&body, EXPORT_LINE_WIDTH));
-    out.push_str("\n\n");
-    out
+    pgn.finish(result)
 }
 
 #[cfg(test)]
