@@ -12,6 +12,7 @@
 //!
 //! The lines before each hang are written to `--log-dir` (one file per hang) to replay them.
 
+use cotuong_bench::PROTOCOL_WORDS;
 use engine_core::{move_text, Position, RankBase, SplitMix64};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -99,128 +100,6 @@ fn parse_args() -> Args {
     }
     args
 }
-
-/// Words of all three dialects, option names and values, FEN pieces, moves and numbers.
-const TOKENS: &[&str] = &[
-    "uci",
-    "ucci",
-    "xboard",
-    "setoption",
-    "name",
-    "value",
-    "position",
-    "startpos",
-    "fen",
-    "moves",
-    "go",
-    "stop",
-    "ponderhit",
-    "draw",
-    "ponder",
-    "infinite",
-    "depth",
-    "nodes",
-    "movetime",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "time",
-    "increment",
-    "opptime",
-    "oppincrement",
-    "oppmovestogo",
-    "mate",
-    "searchmoves",
-    "banmoves",
-    "probe",
-    "ucinewgame",
-    "d",
-    "eval",
-    "perft",
-    "bench",
-    "Hash",
-    "hashsize",
-    "Threads",
-    "MultiPV",
-    "Ponder",
-    "Clear Hash",
-    "newgame",
-    "usemillisec",
-    "RanksOneToTen",
-    "UCI_ShowWDL",
-    "CheckCounting",
-    "NoCaptureMoves",
-    "Skill Level",
-    "UCI_LimitStrength",
-    "UCI_Elo",
-    "RuleSet",
-    "Use NNUE",
-    "knowledge",
-    "randomness",
-    "true",
-    "false",
-    "Total",
-    "Asian",
-    "new",
-    "force",
-    "playother",
-    "usermove",
-    "otim",
-    "level",
-    "st",
-    "sd",
-    "nps",
-    "setboard",
-    "undo",
-    "remove",
-    "result",
-    "hard",
-    "easy",
-    "post",
-    "nopost",
-    "memory",
-    "cores",
-    "option",
-    "?",
-    "hint",
-    "analyze",
-    "exit",
-    ".",
-    "protover",
-    "variant",
-    "xiangqi",
-    "accepted",
-    "rejected",
-    "h2e2",
-    "h3e3",
-    "b0c2",
-    "h9g7",
-    "a0a9",
-    "e0e1",
-    "h7e7",
-    "c3c4",
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
-    "w",
-    "b",
-    "-",
-    "0",
-    "1",
-    "2",
-    "3",
-    "7",
-    "100",
-    "-5",
-    "1-0",
-    "0-1",
-    "1/2-1/2",
-    "{resign}",
-    "",
-    "\t",
-    "你好",
-    "\u{0}",
-];
 
 const UCI_OPTIONS: &[(&str, &[&str])] = &[
     ("Hash", &["1", "8", "16", "32"]),
@@ -505,7 +384,9 @@ impl Gen {
     }
 
     fn token_soup(&mut self) -> Vec<u8> {
-        let words: Vec<&str> = (0..self.below(8)).map(|_| self.pick(TOKENS)).collect();
+        let words: Vec<&str> = (0..self.below(8))
+            .map(|_| self.pick(PROTOCOL_WORDS))
+            .collect();
         words.join(" ").into_bytes()
     }
 
@@ -544,7 +425,7 @@ impl Gen {
                     line = words.join(" ").into_bytes();
                 }
                 _ => {
-                    let word = self.pick(TOKENS).as_bytes().to_vec();
+                    let word = self.pick(PROTOCOL_WORDS).as_bytes().to_vec();
                     let at = self.below(len + 1) as usize;
                     line.splice(at..at, word.into_iter().chain([b' ']));
                 }

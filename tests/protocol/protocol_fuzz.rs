@@ -39,82 +39,20 @@ fn session(input: Vec<u8>) -> Vec<String> {
         .collect()
 }
 
-/// Words of both protocols (except `quit`, `isready`, and the slow `bench` and `perft`), option
-/// names and values, FEN pieces, moves and small numbers.
-const TOKENS: &[&str] = &[
-    "uci",
-    "ucci",
-    "setoption",
-    "name",
-    "value",
-    "position",
-    "startpos",
-    "fen",
-    "moves",
-    "go",
-    "stop",
-    "ponderhit",
-    "draw",
-    "ponder",
-    "infinite",
-    "depth",
-    "nodes",
-    "movetime",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "time",
-    "increment",
-    "opptime",
-    "mate",
-    "searchmoves",
-    "banmoves",
-    "probe",
-    "ucinewgame",
-    "d",
-    "eval",
-    "Hash",
-    "hashsize",
-    "Threads",
-    "MultiPV",
-    "Ponder",
-    "Clear Hash",
-    "newgame",
-    "usemillisec",
-    "RanksOneToTen",
-    "UCI_ShowWDL",
-    "CheckCounting",
-    "NoCaptureMoves",
-    "true",
-    "false",
-    "Total",
-    "h2e2",
-    "h3e3",
-    "b0c2",
-    "h9g7",
-    "a0a9",
-    "e0e1",
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
-    "w",
-    "b",
-    "-",
-    "0",
-    "1",
-    "2",
-    "3",
-    "7",
-    "100",
-    "-5",
-    "",
-    "\t",
-    "你好",
-    "\u{0}",
-];
+/// The long fuzz's words (`bench/fuzz/`), in the cotuong-bench crate, which depends on this one.
+#[path = "../../bench/src/protocol_words.rs"]
+mod protocol_words;
+
+/// Words a test session must not be sent: commands that run for minutes.
+const SLOW: &[&str] = &["bench", "perft"];
 
 fn token() -> impl Strategy<Value = Vec<u8>> {
-    prop::sample::select(TOKENS).prop_map(|t| t.as_bytes().to_vec())
+    let words: Vec<&str> = protocol_words::PROTOCOL_WORDS
+        .iter()
+        .filter(|w| !SLOW.contains(w))
+        .copied()
+        .collect();
+    prop::sample::select(words).prop_map(|t| t.as_bytes().to_vec())
 }
 
 /// One input line: raw bytes, token soup, or token soup with raw bytes inside.

@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use common::{best_move, field, last_score_line, Engine};
+use common::{best_move, field, last_score_line, legal_in, Engine};
+use engine_core::RankBase;
 use std::time::Duration;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -57,15 +58,7 @@ fn spec_ponder_hit_sequence() {
     e.send("ponderhit");
     let lines = e.read_until(|l| l.starts_with("bestmove"), Duration::from_secs(10));
     let mv = best_move(&lines);
-    let mut pos = engine_core::Position::from_fen(START).unwrap();
-    for m in [&best, &ponder] {
-        let m = pos.parse_move(m, engine_core::RankBase::Zero).unwrap();
-        pos.make_move(m);
-    }
-    assert!(
-        pos.parse_move(&mv, engine_core::RankBase::Zero).is_ok(),
-        "{mv}"
-    );
+    assert!(legal_in(&[&best, &ponder], &mv, RankBase::Zero), "{mv}");
     e.quit();
 }
 
@@ -83,15 +76,7 @@ fn spec_ponder_miss_sequence() {
     e.send(&format!("position fen {START} moves b0c2 c6c5"));
     let lines = e.go("time 2950 increment 0");
     let mv = best_move(&lines);
-    let mut pos = engine_core::Position::from_fen(START).unwrap();
-    for m in ["b0c2", "c6c5"] {
-        let m = pos.parse_move(m, engine_core::RankBase::Zero).unwrap();
-        pos.make_move(m);
-    }
-    assert!(
-        pos.parse_move(&mv, engine_core::RankBase::Zero).is_ok(),
-        "{mv}"
-    );
+    assert!(legal_in(&["b0c2", "c6c5"], &mv, RankBase::Zero), "{mv}");
     e.quit();
 }
 
