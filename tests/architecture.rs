@@ -655,6 +655,34 @@ fn engine_core_shows_its_modules_only_as_listed_namespaces() {
     );
 }
 
+/// What engine-core's `pgn` namespace shows: the reader's and the writer's items.
+const PGN_FACE: &[&str] = &[
+    "Game",
+    "GameMove",
+    "MoveToken",
+    "PgnRecord",
+    "PgnWriter",
+    "Records",
+    "read_games",
+    "read_movetext",
+    "records",
+];
+
+#[test]
+fn engine_core_pgn_shows_its_items_not_its_modules() {
+    let pgn = parse_source("engine-core/src/pgn/mod.rs");
+    assert_eq!(
+        public_modules(&pgn),
+        Vec::<String>::new(),
+        "engine-core's pgn/mod.rs declares public modules (re-export their items instead)"
+    );
+    assert_eq!(
+        public_names(&pgn),
+        PGN_FACE,
+        "the names pgn/mod.rs re-exports (change PGN_FACE on purpose only)"
+    );
+}
+
 #[test]
 fn the_face_checks_see_public_modules() {
     let file: syn::File =
