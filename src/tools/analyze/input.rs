@@ -8,7 +8,7 @@ use cotuong::game::Game;
 use engine_core::{pgn, Notation};
 use std::path::Path;
 
-use super::super::match_runner::openings::Opening;
+use super::super::match_runner::Opening;
 use super::super::pgn_file::{self, NotationChoice};
 use super::test_suite::Expectation;
 

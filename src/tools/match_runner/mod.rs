@@ -2,36 +2,20 @@
 //! engine-core referee, with clocks, openings, PGN, Elo/SPRT statistics, round-robin and Swiss
 //! tournaments and a recovery file. See `docs/match-runner.md` for usage.
 
-mod berger;
-pub(crate) mod clock;
-pub(crate) mod engine_config;
-pub(crate) mod engine_process;
-mod format;
-mod job;
-mod merge;
-pub(crate) mod openings;
-pub(crate) mod pgn;
-pub(crate) mod play;
-mod pool;
-mod recovery;
-mod repeats;
-mod report;
-mod sample_size;
-mod sprt;
-mod stats;
-mod swiss;
-mod tally;
-mod tiebreak;
-mod tournament;
-mod wire;
-mod xboard_wire;
+mod engines;
+mod games;
+mod scheduling;
+mod statistics;
 
-use clock::TimeControl;
-use engine_config::EngineConfig;
+pub(crate) use engines::{EngineConfig, EngineProcess};
+pub(crate) use games::{
+    load_openings, opening_order, play_game, today, Clock, GameSettings, Opening, Seat, TimeControl,
+};
+pub use scheduling::Format;
+
 use engine_core::{RuleOptions, RuleSet};
-pub use format::Format;
-use play::{DrawRule, GameSettings, ResignRule};
-use sprt::Sprt;
+use games::{DrawRule, ResignRule};
+use statistics::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -277,7 +261,7 @@ impl MatchOptions {
     }
 
     /// Validates everything and builds the plan.
-    fn plan(&self, engine_tokens: &[Vec<String>]) -> Result<tournament::Plan, String> {
+    fn plan(&self, engine_tokens: &[Vec<String>]) -> Result<scheduling::Plan, String> {
         let default_tc = self.default_time_control()?;
         let engines = engine_tokens
             .iter()
@@ -334,10 +318,10 @@ impl MatchOptions {
             None => None,
         };
         let openings = match &self.openings {
-            Some(path) => openings::load(path)?,
-            None => vec![openings::Opening::startpos()],
+            Some(path) => load_openings(path)?,
+            None => vec![Opening::startpos()],
         };
-        let opening_order = openings::order(openings.len(), self.random_openings, self.seed);
+        let opening_order = opening_order(openings.len(), self.random_openings, self.seed);
         let sprt = match &self.sprt {
             Some(words) => {
                 let kv = key_values("sprt", words, &["elo0", "elo1", "alpha", "beta"])?;
@@ -438,7 +422,7 @@ impl MatchOptions {
             self.nocapture,
             optional_settings
         );
-        Ok(tournament::Plan {
+        Ok(scheduling::Plan {
             engines,
             openings,
             opening_order,
@@ -467,13 +451,13 @@ impl MatchOptions {
 /// Runs `cotuong match`; the error is a message for the user.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     if !args.options.merge.is_empty() {
-        return super::stdout::print(&merge::merge(&args.options.merge)?);
+        return super::stdout::print(&scheduling::merge_slices(&args.options.merge)?);
     }
     let plan = args.options.plan(&args.engines)?;
     if args.options.check {
         return Ok(());
     }
-    let report = tournament::run(plan)?;
+    let report = scheduling::run_tournament(plan)?;
     super::stdout::print(&report.to_string())
 }
 
@@ -483,7 +467,7 @@ mod tests {
     use clap::{Args, FromArgMatches};
 
     /// The plan `cotuong match` would run with these arguments (no engine is started).
-    fn plan(args: &[&str]) -> Result<tournament::Plan, String> {
+    fn plan(args: &[&str]) -> Result<scheduling::Plan, String> {
         let cmd = MatchArgs::augment_args(clap::Command::new("match"));
         let matches = cmd
             .try_get_matches_from(std::iter::once("match").chain(args.iter().copied()))

@@ -8,7 +8,7 @@ use cotuong::game::Game;
 use engine_core::pgn::PgnWriter;
 use engine_core::{GameResult, Notation, RuleId, START_FEN};
 
-use super::super::match_runner::pgn::today;
+use super::super::match_runner::today;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,11 +14,10 @@ mod spsa;
 mod trajectory;
 
 use super::interrupt::{self, SecondPress, Stop};
-use super::match_runner::clock::{Clock, TimeControl};
-use super::match_runner::engine_config::EngineConfig;
-use super::match_runner::engine_process::EngineProcess;
-use super::match_runner::openings::{self, Opening};
-use super::match_runner::play::{self, GameSettings, Seat};
+use super::match_runner::{
+    load_openings, opening_order, play_game, Clock, EngineConfig, EngineProcess, GameSettings,
+    Opening, Seat, TimeControl,
+};
 use super::output_file::write_atomically;
 use super::progress_bar::progress_bar;
 use cotuong::options::find_tunable;
@@ -220,8 +219,8 @@ impl Run {
                 ))
             }
         };
-        let openings = openings::load(&openings_path)?;
-        let opening_order = openings::order(openings.len(), true, args.seed);
+        let openings = load_openings(&openings_path)?;
+        let opening_order = opening_order(openings.len(), true, args.seed);
         let schedule = Schedule {
             iterations: args.iterations,
             alpha,
@@ -423,14 +422,14 @@ impl Run {
             minus.new_game().map_err(|e| format!("engine: {e}"))?;
             let tc = &self.engine.time_control;
             let record = if plus_is_red {
-                play::play(
+                play_game(
                     opening,
                     seat(&mut plus, tc),
                     seat(&mut minus, tc),
                     &self.settings,
                 )
             } else {
-                play::play(
+                play_game(
                     opening,
                     seat(&mut minus, tc),
                     seat(&mut plus, tc),

@@ -6,7 +6,7 @@
 use engine_core::{Move, Position, RankBase};
 use std::path::Path;
 
-use super::super::epd::{EpdRecord, Operation};
+use crate::tools::epd::{EpdRecord, Operation};
 
 /// A validated opening: where the game starts and the book moves played before the engines move.
 #[derive(Clone, Debug)]
@@ -85,7 +85,7 @@ impl Opening {
 }
 
 /// Loads and validates an opening file; errors name the file and line.
-pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
+pub fn load_openings(path: &Path) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read opening file {}: {e}", path.display()))?;
     let mut openings = Vec::new();
@@ -102,7 +102,7 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
 
 /// Picks the opening order: file order, or a shuffle that depends only on `seed` so that a
 /// resumed run uses the same openings.
-pub fn order(count: usize, random: bool, seed: u64) -> Vec<usize> {
+pub fn opening_order(count: usize, random: bool, seed: u64) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..count).collect();
     if random {
         // Fisher-Yates with splitmix64: small, deterministic, no dependency.
@@ -166,17 +166,17 @@ mod tests {
         assert!(Opening::parse_line(&format!("{START_FEN} moves zz"))
             .unwrap()
             .is_err());
-        assert!(load(Path::new("/nonexistent/openings.txt")).is_err());
+        assert!(load_openings(Path::new("/nonexistent/openings.txt")).is_err());
     }
 
     #[test]
     fn shuffle_is_a_deterministic_permutation() {
-        let a = order(50, true, 7);
-        assert_eq!(a, order(50, true, 7));
-        assert_ne!(a, order(50, true, 8));
+        let a = opening_order(50, true, 7);
+        assert_eq!(a, opening_order(50, true, 7));
+        assert_ne!(a, opening_order(50, true, 8));
         let mut s = a.clone();
         s.sort();
         assert_eq!(s, (0..50).collect::<Vec<_>>());
-        assert_eq!(order(3, false, 7), vec![0, 1, 2]);
+        assert_eq!(opening_order(3, false, 7), vec![0, 1, 2]);
     }
 }

@@ -5,7 +5,7 @@
 //! node limit from pass to pass (`--vary-nodes`), and notices games that replay an earlier one
 //! move for move.
 
-use super::job::Job;
+use super::super::scheduling::Job;
 use std::collections::{HashMap, HashSet};
 
 /// How far `--vary-nodes` moves a node limit from the one given, either way (a fraction).

@@ -2,23 +2,19 @@
 //! round), hands games to the worker pool, and handles each finished game on the main thread:
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
+use super::super::engines::{EngineConfig, EngineProcess, ProtocolLog};
+use super::super::games::{
+    distinct_games, format_game, number_passes, today, EventInfo, GameSettings, Opening,
+    ReplayDetector,
+};
+use super::super::statistics::{final_report, status_line, Outcome, Sprt, SprtDecision, Tally};
 use super::berger;
-use super::engine_config::EngineConfig;
-use super::engine_process::{EngineProcess, ProtocolLog};
 use super::format::Format;
 use super::job::Job;
 use super::merge::SliceGame;
-use super::openings::Opening;
-use super::pgn::{self, EventInfo};
-use super::play::GameSettings;
 use super::pool::{Finished, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
-use super::repeats::{self, ReplayDetector};
-use super::report;
-use super::sprt::{Sprt, SprtDecision};
 use super::swiss::{self, Side, SwissPlayer};
-use super::tally::Tally;
-use super::tiebreak::Outcome;
 use engine_core::GameResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{HashMap, HashSet};
@@ -87,7 +83,7 @@ struct Runner {
 }
 
 /// Runs the plan to the end (or the SPRT decision) and returns the final report.
-pub fn run(plan: Plan) -> Result<String, String> {
+pub fn run_tournament(plan: Plan) -> Result<String, String> {
     if plan.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
@@ -176,7 +172,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
         opening_order: plan.opening_order,
         sprt: plan.sprt,
         event: plan.event,
-        date: pgn::today(),
+        date: today(),
         tally,
         state,
         recovery,
@@ -199,7 +195,7 @@ pub fn run(plan: Plan) -> Result<String, String> {
         write_slice_json(path, &runner)?;
     }
     let names: Vec<String> = runner.plan.engines.iter().map(|e| e.name.clone()).collect();
-    Ok(report::final_report(
+    Ok(final_report(
         &names,
         &runner.tally,
         runner.format,
@@ -298,7 +294,7 @@ fn round_robin_jobs(
             }
         }
     }
-    repeats::number_passes(&mut jobs);
+    number_passes(&mut jobs);
     jobs
 }
 
@@ -322,7 +318,7 @@ impl Runner {
             None => jobs,
         };
         let untimed = self.plan.engines.iter().all(|e| !e.time_control.is_timed());
-        let distinct = repeats::distinct_games(&jobs);
+        let distinct = distinct_games(&jobs);
         if untimed && !self.plan.vary_nodes && distinct < jobs.len() {
             let warning = format!(
                 "warning: every engine searches to fixed nodes or depth, and the schedule has {} \
@@ -381,7 +377,7 @@ impl Runner {
                 .collect();
             // Passes count over the whole event, not within a round.
             scheduled.extend(jobs);
-            repeats::number_passes(&mut scheduled);
+            number_passes(&mut scheduled);
             let jobs = scheduled[scheduled.len() - round.games.len()..].to_vec();
             self.execute(pool, jobs.clone())?;
             // Apply the round to the pairing state.
@@ -465,7 +461,7 @@ impl Runner {
                 self.plan.time_control(job.black, &job).to_string(),
             ),
         };
-        let text = pgn::format_game(&record, &info);
+        let text = format_game(&record, &info);
         if let Some(f) = &mut self.pgn {
             f.write_all(text.as_bytes())
                 .and_then(|_| f.flush())
@@ -529,7 +525,7 @@ impl Runner {
     }
 
     fn status_line(&self) -> String {
-        report::status_line(&self.plan.engines, &self.tally, self.sprt.as_ref())
+        status_line(&self.plan.engines, &self.tally, self.sprt.as_ref())
     }
 }
 
@@ -541,23 +537,11 @@ mod tests {
     fn schedules_longer_than_the_openings_repeat_their_games() {
         let order: Vec<usize> = (0..5).collect();
         // Two engines, 5 openings: 5 rounds of pairs are all different, the 6th repeats the 1st.
-        assert_eq!(
-            repeats::distinct_games(&round_robin_jobs(2, 5, 2, &order)),
-            10
-        );
-        assert_eq!(
-            repeats::distinct_games(&round_robin_jobs(2, 6, 2, &order)),
-            10
-        );
-        assert_eq!(
-            repeats::distinct_games(&round_robin_jobs(2, 12, 2, &order)),
-            10
-        );
+        assert_eq!(distinct_games(&round_robin_jobs(2, 5, 2, &order)), 10);
+        assert_eq!(distinct_games(&round_robin_jobs(2, 6, 2, &order)), 10);
+        assert_eq!(distinct_games(&round_robin_jobs(2, 12, 2, &order)), 10);
         // Single games: each opening once per colour arrangement.
-        assert_eq!(
-            repeats::distinct_games(&round_robin_jobs(2, 3, 1, &order)),
-            3
-        );
+        assert_eq!(distinct_games(&round_robin_jobs(2, 3, 1, &order)), 3);
         // Each game knows its pass over the pairings: rounds 6-10 are the second, 11-12 the third.
         let jobs = round_robin_jobs(2, 12, 2, &order);
         let passes: Vec<usize> = jobs.iter().map(|j| j.pass).collect();

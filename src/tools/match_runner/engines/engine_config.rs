@@ -2,7 +2,7 @@
 //! ranks=1 letters=nb option.UCI_Variant=xiangqi tc=10+0.1`. Keys given with `--each` apply to
 //! every engine unless the engine sets them itself.
 
-use super::clock::TimeControl;
+use super::super::games::TimeControl;
 use super::wire::{Dialect, FenLetters, WireFormat};
 use engine_core::RankBase;
 use std::path::PathBuf;

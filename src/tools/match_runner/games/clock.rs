@@ -2,7 +2,7 @@
 //! itself (from sending `go` to reading `bestmove`), so an engine's own idea of its time never
 //! decides a forfeit.
 
-use super::wire::GoLimits;
+use super::super::engines::GoLimits;
 use std::fmt;
 use std::time::Duration;
 

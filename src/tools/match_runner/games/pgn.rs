@@ -4,7 +4,7 @@
 //! side that moved (as cutechess writes them), which a first comment says once: `cotuong analyze`
 //! writes Red's view, and a reader of both should not have to guess.
 
-use super::play::GameRecord;
+use super::game::GameRecord;
 use engine_core::pgn::PgnWriter;
 use engine_core::{Color, RankBase, START_FEN};
 
@@ -113,9 +113,9 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::play::{PlayedMove, TerminationKind};
-    use super::super::wire::Score;
+    use super::super::game::{PlayedMove, TerminationKind};
     use super::*;
+    use crate::tools::match_runner::engines::Score;
     use engine_core::{GameResult, Position};
     use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! engine's replies (`move m`, `resign`, thinking lines). The exchange itself is in
 //! `engine_process.rs`; this file only knows the text.
 
-use super::clock::TimeControl;
+use super::super::games::TimeControl;
 use super::wire::{FenLetters, GoLimits, InfoFields, Score};
 use engine_core::{move_text, Move, Position, RankBase};
 use std::time::Duration;

@@ -3,8 +3,8 @@
 //! with tie-breaks and a crosstable). Below the sample an estimate needs (`sample_size`) the
 //! error bar and LOS are replaced by what is missing, and the SPRT line says from when it decides.
 
-use super::engine_config::EngineConfig;
-use super::format::Format;
+use super::super::engines::EngineConfig;
+use super::super::scheduling::Format;
 use super::sample_size::{error_bar_shortfall, MIN_SAMPLES};
 use super::sprt::{Sprt, SprtDecision};
 use super::stats::{estimate, Trinomial};
@@ -251,8 +251,8 @@ pub fn crosstable(names: &[String], tally: &Tally, format: Format) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiebreak::Outcome;
     use super::*;
-    use crate::tools::match_runner::tiebreak::Outcome;
 
     /// A paired tally of engine 0's pairs, each given as its two games' half points.
     fn paired(pairs: &[(u8, u8)]) -> Tally {

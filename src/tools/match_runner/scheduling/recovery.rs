@@ -3,7 +3,7 @@
 //! file and the same settings, the runner skips what is done and carries on; the schedule is
 //! deterministic, so the same game ids mean the same games.
 
-use super::tiebreak::Outcome;
+use super::super::statistics::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -3,13 +3,12 @@
 //! back. Workers block on channels and on engine output; they never poll, so the runner takes no
 //! CPU time from the engines.
 
-use super::clock::{Clock, TimeControl};
-use super::engine_config::EngineConfig;
-use super::engine_process::{EngineProcess, ProtocolLog};
+use super::super::engines::{EngineConfig, EngineProcess, ProtocolLog};
+use super::super::games::{
+    play_game, varied_nodes, Clock, GameRecord, GameSettings, Opening, PlayedMove, Seat,
+    TerminationKind, TimeControl,
+};
 use super::job::Job;
-use super::openings::Opening;
-use super::play::{self, GameRecord, GameSettings, PlayedMove, Seat, TerminationKind};
-use super::repeats;
 use crossbeam_channel::{Receiver, Sender};
 use engine_core::{Color, GameResult};
 use std::collections::HashMap;
@@ -47,7 +46,7 @@ impl PoolShared {
     pub fn time_control(&self, engine: usize, job: &Job) -> TimeControl {
         match &self.engines[engine].time_control {
             TimeControl::Nodes(n) if self.vary_nodes => {
-                TimeControl::Nodes(repeats::varied_nodes(*n, job.pass))
+                TimeControl::Nodes(varied_nodes(*n, job.pass))
             }
             tc => tc.clone(),
         }
@@ -202,7 +201,7 @@ fn play_job(
             return forfeit(job, shared, Color::Black, why, (false, true));
         }
     };
-    let record = play::play(
+    let record = play_game(
         &shared.openings[job.opening],
         Seat {
             engine: &mut red,

@@ -4,13 +4,10 @@
 //! detection, SPRT check and report as a run, so the counts, Elo and SPRT state are the ones
 //! that run prints.
 
+use super::super::games::ReplayDetector;
+use super::super::statistics::{final_report, Outcome, Sprt, Tally};
 use super::format::Format;
 use super::job::Job;
-use super::repeats::ReplayDetector;
-use super::report;
-use super::sprt::Sprt;
-use super::tally::Tally;
-use super::tiebreak::Outcome;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -62,7 +59,7 @@ fn load(path: &Path) -> Result<Slice, String> {
 
 /// Reads the slices, checks that they are one match without overlapping pairs, and returns the
 /// report.
-pub fn merge(paths: &[PathBuf]) -> Result<String, String> {
+pub fn merge_slices(paths: &[PathBuf]) -> Result<String, String> {
     let mut slices = paths
         .iter()
         .map(|p| load(p).map(|s| (p, s)))
@@ -140,7 +137,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<String, String> {
             tally.sprt_stop(sprt.as_ref(), &mut stopped);
         }
     }
-    Ok(report::final_report(
+    Ok(final_report(
         &names,
         &tally,
         Format::RoundRobin,

@@ -3,10 +3,10 @@
 //! referee cannot know: clocks, illegal or missing answers, crashes, resignations, and the
 //! optional score-based adjudication both engines' evaluations agree on.
 
+use super::super::engines::{BestMove, Score};
+use super::super::engines::{EngineProcess, ThinkError};
 use super::clock::Clock;
-use super::engine_process::{EngineProcess, ThinkError};
 use super::openings::Opening;
-use super::wire::{BestMove, Score};
 use engine_core::{adjudicate, Color, GameResult, Move, Position, RuleOptions};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -148,7 +148,7 @@ pub struct Seat<'a> {
 }
 
 /// Plays a game from `opening` between `red` and `black` (already started, after `new_game`).
-pub fn play<'a>(
+pub fn play_game<'a>(
     opening: &Opening,
     mut red: Seat<'a>,
     mut black: Seat<'a>,
