@@ -7,7 +7,7 @@ mod games;
 mod scheduling;
 mod statistics;
 
-pub(crate) use engines::{EngineConfig, EngineProcess};
+pub(crate) use engines::{start_engine, EngineConfig, MatchEngine};
 pub(crate) use games::{
     load_openings, opening_order, play_game, today, Clock, GameSettings, Opening, Seat, TimeControl,
 };

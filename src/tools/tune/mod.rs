@@ -15,8 +15,8 @@ mod trajectory;
 
 use super::interrupt::{self, SecondPress, Stop};
 use super::match_runner::{
-    load_openings, opening_order, play_game, Clock, EngineConfig, EngineProcess, GameSettings,
-    Opening, Seat, TimeControl,
+    load_openings, opening_order, play_game, start_engine, Clock, EngineConfig, GameSettings,
+    MatchEngine, Opening, Seat, TimeControl,
 };
 use super::output_file::write_atomically;
 use super::progress_bar::progress_bar;
@@ -350,7 +350,7 @@ impl Run {
     /// One worker: two engine processes, game pairs until the run is complete or stopped.
     fn worker(&self, bar: &indicatif::ProgressBar) {
         let state = &self.state;
-        let mut engines: Option<(EngineProcess, EngineProcess)> = None;
+        let mut engines: Option<(Box<dyn MatchEngine>, Box<dyn MatchEngine>)> = None;
         loop {
             if interrupt::requested() != Stop::No {
                 break;
@@ -405,7 +405,7 @@ impl Run {
     /// a crash or a hang.
     fn play_pair(
         &self,
-        engines: &mut Option<(EngineProcess, EngineProcess)>,
+        engines: &mut Option<(Box<dyn MatchEngine>, Box<dyn MatchEngine>)>,
         perturbation: &Perturbation,
     ) -> Result<f64, String> {
         let opening = &self.openings
@@ -416,23 +416,23 @@ impl Run {
                 Some(pair) => pair,
                 None => (self.start("plus")?, self.start("minus")?),
             };
-            self.configure(&mut plus, &perturbation.plus)?;
-            self.configure(&mut minus, &perturbation.minus)?;
+            self.configure(plus.as_mut(), &perturbation.plus)?;
+            self.configure(minus.as_mut(), &perturbation.minus)?;
             plus.new_game().map_err(|e| format!("engine: {e}"))?;
             minus.new_game().map_err(|e| format!("engine: {e}"))?;
             let tc = &self.engine.time_control;
             let record = if plus_is_red {
                 play_game(
                     opening,
-                    seat(&mut plus, tc),
-                    seat(&mut minus, tc),
+                    seat(plus.as_mut(), tc),
+                    seat(minus.as_mut(), tc),
                     &self.settings,
                 )
             } else {
                 play_game(
                     opening,
-                    seat(&mut minus, tc),
-                    seat(&mut plus, tc),
+                    seat(minus.as_mut(), tc),
+                    seat(plus.as_mut(), tc),
                     &self.settings,
                 )
             };
@@ -453,18 +453,18 @@ impl Run {
         Ok(total)
     }
 
-    fn start(&self, name: &str) -> Result<EngineProcess, String> {
+    fn start(&self, name: &str) -> Result<Box<dyn MatchEngine>, String> {
         let config = EngineConfig {
             name: name.to_string(),
             ..self.engine.clone()
         };
-        EngineProcess::start(&config, None)
+        start_engine(&config, None)
             .map_err(|e| format!("cannot start {}: {e}", self.engine.command))
     }
 
     /// Sets the tuned constants to `values` in `engine`; an engine that refuses one is an error
     /// (it was not built with the `tune` feature).
-    fn configure(&self, engine: &mut EngineProcess, values: &[i32]) -> Result<(), String> {
+    fn configure(&self, engine: &mut dyn MatchEngine, values: &[i32]) -> Result<(), String> {
         let options: Vec<(String, String)> = self
             .names
             .iter()
@@ -485,7 +485,7 @@ impl Run {
 }
 
 /// An engine's seat in a game with a fresh clock of `tc`.
-fn seat<'a>(engine: &'a mut EngineProcess, tc: &TimeControl) -> Seat<'a> {
+fn seat<'a>(engine: &'a mut dyn MatchEngine, tc: &TimeControl) -> Seat<'a> {
     Seat {
         engine,
         clock: Clock::new(tc.clone()),
@@ -520,8 +520,8 @@ fn refusal<'a>(remarks: &'a [String], names: &[&str]) -> Option<&'a String> {
 /// Starts the engine once and sets every tuned constant to its default: a clear error before
 /// any game when the engine cannot be started or does not know the constants.
 fn check_engine(engine: &EngineConfig, spsa: &Spsa) -> Result<(), String> {
-    let mut probe = EngineProcess::start(engine, None)
-        .map_err(|e| format!("cannot start {}: {e}", engine.command))?;
+    let mut probe =
+        start_engine(engine, None).map_err(|e| format!("cannot start {}: {e}", engine.command))?;
     let own: Vec<&str> = engine.options.iter().map(|(k, _)| k.as_str()).collect();
     if let Some(line) = refusal(probe.remarks(), &own) {
         let line = line.clone();

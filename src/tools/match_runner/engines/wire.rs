@@ -1,6 +1,6 @@
-//! The text an engine expects and sends, per dialect: UCI or UCCI (XBoard's in `xboard_wire.rs`), ranks 0-9 or 1-10, FEN piece
-//! letters N/B or H/E. Everything else in the runner works on typed values; only this file knows
-//! the wire format.
+//! The text an engine expects and sends, per dialect: UCI or UCCI (XBoard's in `xboard_wire.rs`),
+//! ranks 0-9 or 1-10, FEN piece letters N/B or H/E. Everything else in the runner works on typed
+//! values; only this file knows the wire format.
 
 use engine_core::{move_text, Move, Position, RankBase};
 use std::time::Duration;
@@ -94,15 +94,66 @@ impl WireFormat {
     pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, String> {
         pos.parse_move(text, self.ranks).map_err(|e| e.to_string())
     }
+}
+
+/// The two wordings of the UCI family: UCCI is UCI with other command words, times in seconds
+/// unless the engine takes milliseconds, and the position since the last capture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UciWording {
+    /// `uci`, `setoption name X value Y`, `go wtime .. btime ..`.
+    Uci,
+    /// `ucci`, `setoption X Y`, `go time .. opptime ..`.
+    Ucci,
+}
+
+impl UciWording {
+    fn dialect(self) -> Dialect {
+        match self {
+            UciWording::Uci => Dialect::Uci,
+            UciWording::Ucci => Dialect::Ucci,
+        }
+    }
+
+    /// The command that opens the session.
+    pub fn hello(self) -> &'static str {
+        self.dialect().hello()
+    }
+
+    /// The line that ends the engine's identification block and option list.
+    pub fn hello_ok(self) -> &'static str {
+        self.dialect().hello_ok()
+    }
+
+    /// One `setoption` line.
+    pub fn setoption(self, name: &str, value: &str) -> String {
+        self.dialect().setoption(name, value)
+    }
+
+    /// The line sent before each new game (UCCI has no such command).
+    pub fn new_game(self) -> Option<&'static str> {
+        self.dialect().new_game()
+    }
+
+    /// The option name of a listing line: UCI `option name NAME type ...`, UCCI
+    /// `option NAME type ...`.
+    pub fn listed_option(self, line: &str) -> Option<String> {
+        let rest = line.trim().strip_prefix("option ")?;
+        let rest = match self {
+            UciWording::Uci => rest.strip_prefix("name ")?,
+            UciWording::Ucci => rest,
+        };
+        let end = rest.find(" type ").unwrap_or(rest.len());
+        let name = rest[..end].trim();
+        (!name.is_empty()).then(|| name.to_string())
+    }
 
     /// The `position` command for the game that started at `start` and continued with `moves`.
     /// UCI gets the start FEN and every move, so the engine sees the whole history; UCCI gets the
     /// position after the last capture plus the moves since, as its specification asks.
-    pub fn position_command(&self, start: &Position, moves: &[Move]) -> String {
-        let (base, tail) = match self.dialect {
-            // XBoard gets moves one by one (engine_process.rs); this form is UCI's.
-            Dialect::Uci | Dialect::Xboard => (start.clone(), moves),
-            Dialect::Ucci => {
+    pub fn position_command(self, wire: &WireFormat, start: &Position, moves: &[Move]) -> String {
+        let (base, tail) = match self {
+            UciWording::Uci => (start.clone(), moves),
+            UciWording::Ucci => {
                 let mut pos = start.clone();
                 let mut since = 0;
                 for (i, &mv) in moves.iter().enumerate() {
@@ -119,33 +170,33 @@ impl WireFormat {
                 (base, &moves[since..])
             }
         };
-        let mut cmd = format!("position fen {}", self.letters.convert(&base.to_fen()));
+        let mut cmd = format!("position fen {}", wire.letters.convert(&base.to_fen()));
         if !tail.is_empty() {
             cmd.push_str(" moves");
             for &mv in tail {
                 cmd.push(' ');
-                cmd.push_str(&self.move_text(mv));
+                cmd.push_str(&wire.move_text(mv));
             }
         }
         cmd
     }
 
     /// The `go` command. `millis` tells whether a UCCI engine was switched to milliseconds.
-    pub fn go_command(&self, limits: &GoLimits, millis: bool) -> String {
+    pub fn go_command(self, limits: &GoLimits, millis: bool) -> String {
         let ms = |d: &Duration| d.as_millis().max(1);
-        match (self.dialect, limits) {
+        match (self, limits) {
             (_, GoLimits::Depth(d)) => format!("go depth {d}"),
             (_, GoLimits::Nodes(n)) => format!("go nodes {n}"),
-            (Dialect::Uci | Dialect::Xboard, GoLimits::MoveTime(t)) => {
+            (UciWording::Uci, GoLimits::MoveTime(t)) => {
                 format!("go movetime {}", ms(t))
             }
-            (Dialect::Ucci, GoLimits::MoveTime(t)) => {
+            (UciWording::Ucci, GoLimits::MoveTime(t)) => {
                 // UCCI has no movetime: give the whole budget as the remaining time of the last
                 // move before a control.
                 format!("go time {} movestogo 1", ucci_time(t, millis))
             }
             (
-                Dialect::Uci | Dialect::Xboard,
+                UciWording::Uci,
                 GoLimits::Clock {
                     own_time,
                     own_inc,
@@ -173,7 +224,7 @@ impl WireFormat {
                 cmd
             }
             (
-                Dialect::Ucci,
+                UciWording::Ucci,
                 GoLimits::Clock {
                     own_time,
                     own_inc,
@@ -341,7 +392,7 @@ mod tests {
         let w = wire(Dialect::Uci, RankBase::One, FenLetters::NB);
         let mv = start.parse_move("h2e2", RankBase::Zero).unwrap();
         assert_eq!(
-            w.position_command(&start, &[mv]),
+            UciWording::Uci.position_command(&w, &start, &[mv]),
             format!("position fen {} moves h3e3", start.to_fen())
         );
     }
@@ -357,7 +408,7 @@ mod tests {
             pos.make_move(mv);
             moves.push(mv);
         }
-        let cmd = w.position_command(&start, &moves);
+        let cmd = UciWording::Ucci.position_command(&w, &start, &moves);
         // The example of the UCCI specification, in H/E letters.
         assert_eq!(
             cmd,
@@ -375,12 +426,12 @@ mod tests {
             moves_to_go: None,
             engine_is_red: false,
         };
-        let uci = wire(Dialect::Uci, RankBase::One, FenLetters::NB);
+        let uci = UciWording::Uci;
         assert_eq!(
             uci.go_command(&clock, false),
             "go wtime 2500 btime 1500 winc 100 binc 100"
         );
-        let ucci = wire(Dialect::Ucci, RankBase::Zero, FenLetters::NB);
+        let ucci = UciWording::Ucci;
         assert_eq!(
             ucci.go_command(&clock, true),
             "go time 1500 increment 100 opptime 2500 oppincrement 100"

@@ -1,10 +1,10 @@
 //! The XBoard (CECP v2) side of the runner's wire: the `feature` lines an engine announces, the
 //! commands of a game (`level`/`st`/`sd`/`nps`, `time`/`otim`, `setboard`, moves) and the
 //! engine's replies (`move m`, `resign`, thinking lines). The exchange itself is in
-//! `engine_process.rs`; this file only knows the text.
+//! `xboard_engine.rs`; this file only knows the text.
 
 use super::super::games::TimeControl;
-use super::wire::{FenLetters, GoLimits, InfoFields, Score};
+use super::wire::{Dialect, FenLetters, GoLimits, InfoFields, Score};
 use engine_core::{move_text, Move, Position, RankBase};
 use std::time::Duration;
 
@@ -107,6 +107,11 @@ fn seconds(d: Duration) -> String {
         let s = format!("{:.3}", d.as_secs_f64());
         s.trim_end_matches('0').to_string()
     }
+}
+
+/// The command that sets an engine option other than `memory` and `cores`.
+pub fn option_command(name: &str, value: &str) -> String {
+    Dialect::Xboard.setoption(name, value)
 }
 
 /// The time-control commands of a game, sent after `new`: `level MPS M:SS INC`, `st S`,

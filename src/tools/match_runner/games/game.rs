@@ -4,7 +4,7 @@
 //! optional score-based adjudication both engines' evaluations agree on.
 
 use super::super::engines::{BestMove, Score};
-use super::super::engines::{EngineProcess, ThinkError};
+use super::super::engines::{MatchEngine, ThinkError};
 use super::clock::Clock;
 use super::openings::Opening;
 use engine_core::{adjudicate, Color, GameResult, Move, Position, RuleOptions};
@@ -142,7 +142,7 @@ pub struct GameRecord {
 /// An engine seat in a game: its process and its clock.
 pub struct Seat<'a> {
     /// The running engine.
-    pub engine: &'a mut EngineProcess,
+    pub engine: &'a mut dyn MatchEngine,
     /// Its clock for this game.
     pub clock: Clock,
 }
@@ -209,36 +209,34 @@ pub fn play_game<'a>(
         let wire = mover.engine.config().wire;
         let limits = mover.clock.go_limits(&other.clock, side == Color::Red);
         let deadline = mover.clock.deadline(settings.time_margin);
-        let thought = match mover.engine.think_game(
-            &start,
-            &history,
-            &limits,
-            deadline,
-            settings.hang_timeout,
-        ) {
-            Ok(t) => t,
-            Err(ThinkError::OutOfTime { elapsed, answered }) => {
-                restart[seat_index] = !answered;
-                let reason = format!(
-                    "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
-                    side.name(),
-                    elapsed.as_secs_f64(),
-                    mover.clock.remaining().as_secs_f64()
-                );
-                return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
-            }
-            Err(ThinkError::Engine(e)) => {
-                restart[seat_index] = true;
-                let reason = format!("{} ({name}) lost: {e}", side.name());
-                return finish(
-                    lose,
-                    TerminationKind::EngineFailure,
-                    reason,
-                    played,
-                    restart,
-                );
-            }
-        };
+        let thought =
+            match mover
+                .engine
+                .think(&start, &history, &limits, deadline, settings.hang_timeout)
+            {
+                Ok(t) => t,
+                Err(ThinkError::OutOfTime { elapsed, answered }) => {
+                    restart[seat_index] = !answered;
+                    let reason = format!(
+                        "{} ({name}) lost on time: no move after {:.3} s, {:.3} s allowed",
+                        side.name(),
+                        elapsed.as_secs_f64(),
+                        mover.clock.remaining().as_secs_f64()
+                    );
+                    return finish(lose, TerminationKind::TimeForfeit, reason, played, restart);
+                }
+                Err(ThinkError::Engine(e)) => {
+                    restart[seat_index] = true;
+                    let reason = format!("{} ({name}) lost: {e}", side.name());
+                    return finish(
+                        lose,
+                        TerminationKind::EngineFailure,
+                        reason,
+                        played,
+                        restart,
+                    );
+                }
+            };
         if let Err(f) = mover.clock.charge(thought.elapsed, settings.time_margin) {
             let reason = format!(
                 "{} ({name}) lost on time: used {:.3} s of {:.3} s",

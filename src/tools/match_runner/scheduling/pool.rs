@@ -3,7 +3,7 @@
 //! back. Workers block on channels and on engine output; they never poll, so the runner takes no
 //! CPU time from the engines.
 
-use super::super::engines::{EngineConfig, EngineProcess, ProtocolLog};
+use super::super::engines::{start_engine, EngineConfig, MatchEngine, ProtocolLog};
 use super::super::games::{
     play_game, varied_nodes, Clock, GameRecord, GameSettings, Opening, PlayedMove, Seat,
     TerminationKind, TimeControl,
@@ -102,7 +102,7 @@ impl Pool {
 }
 
 fn work(jobs: &Receiver<Job>, results: &Sender<Finished>, shared: &PoolShared) {
-    let mut running: HashMap<usize, EngineProcess> = HashMap::new();
+    let mut running: HashMap<usize, Box<dyn MatchEngine>> = HashMap::new();
     for job in jobs.iter() {
         if shared.stop.load(Ordering::SeqCst) {
             if results.send(Finished { job, record: None }).is_err() {
@@ -160,20 +160,21 @@ fn forfeit(
 
 fn ready_engine(
     index: usize,
-    running: &mut HashMap<usize, EngineProcess>,
+    running: &mut HashMap<usize, Box<dyn MatchEngine>>,
     shared: &PoolShared,
-) -> Result<EngineProcess, String> {
+) -> Result<Box<dyn MatchEngine>, String> {
     let mut engine = match running.remove(&index) {
         Some(e) => e,
-        None => EngineProcess::start(&shared.engines[index], shared.log.as_ref())
-            .map_err(|e| e.to_string())?,
+        None => {
+            start_engine(&shared.engines[index], shared.log.as_ref()).map_err(|e| e.to_string())?
+        }
     };
     match engine.new_game() {
         Ok(()) => Ok(engine),
         Err(_) => {
             // A stale process (e.g. it died between games): one fresh start.
             drop(engine);
-            let mut fresh = EngineProcess::start(&shared.engines[index], shared.log.as_ref())
+            let mut fresh = start_engine(&shared.engines[index], shared.log.as_ref())
                 .map_err(|e| e.to_string())?;
             fresh.new_game().map_err(|e| e.to_string())?;
             Ok(fresh)
@@ -183,7 +184,7 @@ fn ready_engine(
 
 fn play_job(
     job: &Job,
-    running: &mut HashMap<usize, EngineProcess>,
+    running: &mut HashMap<usize, Box<dyn MatchEngine>>,
     shared: &PoolShared,
 ) -> GameRecord {
     let mut red = match ready_engine(job.red, running, shared) {
@@ -204,11 +205,11 @@ fn play_job(
     let record = play_game(
         &shared.openings[job.opening],
         Seat {
-            engine: &mut red,
+            engine: red.as_mut(),
             clock: Clock::new(shared.time_control(job.red, job)),
         },
         Seat {
-            engine: &mut black,
+            engine: black.as_mut(),
             clock: Clock::new(shared.time_control(job.black, job)),
         },
         &shared.settings,

@@ -2,7 +2,7 @@
 //! round), hands games to the worker pool, and handles each finished game on the main thread:
 //! tally, PGN, recovery file, progress line, SPRT stop.
 
-use super::super::engines::{EngineConfig, EngineProcess, ProtocolLog};
+use super::super::engines::{start_engine, EngineConfig, ProtocolLog};
 use super::super::games::{
     distinct_games, format_game, number_passes, today, EventInfo, GameSettings, Opening,
     ReplayDetector,
@@ -105,8 +105,8 @@ pub fn run_tournament(plan: Plan) -> Result<String, String> {
     };
     // Start each engine once so that a wrong command or protocol fails now, clearly.
     for e in &plan.engines {
-        let p = EngineProcess::start(e, log.as_ref())
-            .map_err(|err| format!("engine '{}': {err}", e.name))?;
+        let p =
+            start_engine(e, log.as_ref()).map_err(|err| format!("engine '{}': {err}", e.name))?;
         p.quit();
     }
     let (recovery, state) = match &plan.recovery {
