@@ -48,6 +48,9 @@ const PLOT_TITLE: &str = "cotuong tune: SPSA trajectory";
 /// The opening suite shipped with the engine, the default when it is present.
 const SHIPPED_OPENINGS: &str = "bench/openings/xiangqi-openings.epd";
 
+/// A worker's two engines (plus and minus), kept from one game pair to the next.
+type EnginePair = (Box<dyn MatchEngine>, Box<dyn MatchEngine>);
+
 /// Command-line arguments of `cotuong tune`.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
@@ -350,7 +353,7 @@ impl Run {
     /// One worker: two engine processes, game pairs until the run is complete or stopped.
     fn worker(&self, bar: &indicatif::ProgressBar) {
         let state = &self.state;
-        let mut engines: Option<(Box<dyn MatchEngine>, Box<dyn MatchEngine>)> = None;
+        let mut engines: Option<EnginePair> = None;
         loop {
             if interrupt::requested() != Stop::No {
                 break;
@@ -405,7 +408,7 @@ impl Run {
     /// a crash or a hang.
     fn play_pair(
         &self,
-        engines: &mut Option<(Box<dyn MatchEngine>, Box<dyn MatchEngine>)>,
+        engines: &mut Option<EnginePair>,
         perturbation: &Perturbation,
     ) -> Result<f64, String> {
         let opening = &self.openings
