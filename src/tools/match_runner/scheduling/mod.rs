@@ -10,7 +10,7 @@ mod recovery;
 mod swiss;
 mod tournament;
 
-pub use format::Format;
+pub(crate) use format::Format;
 pub(crate) use job::Job;
 pub(crate) use merge::merge_slices;
 pub(crate) use tournament::{run_tournament, Plan};
