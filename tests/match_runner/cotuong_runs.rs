@@ -469,3 +469,81 @@ fn a_run_killed_mid_game_resumes_from_its_recovery_file() {
     assert!(out.contains("(8 games)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A recovery file written by version 1 of its format (the settings as one line of text) is
+/// resumed by the same run, which then saves it in the current format, and refused, with what
+/// to do, by a run with other settings.
+#[test]
+fn a_version_1_recovery_file_resumes_or_is_refused() {
+    let dir = scratch_dir("runs-recovery-v1");
+    let exe = env!("CARGO_BIN_EXE_cotuong");
+    // Two engines at depth 1 with asian rules, one of the two games played; the engine command
+    // was replaced by a placeholder.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/match-recovery-v1.json"
+    );
+    let mut old: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture).expect("fixture")).expect("JSON");
+    let fingerprint = old["fingerprint"]
+        .as_str()
+        .expect("fingerprint")
+        .replace("@COTUONG@", exe);
+    old["fingerprint"] = Value::String(fingerprint);
+    let write_old = || std::fs::write(dir.join("run.json"), old.to_string()).expect("write");
+    let mut args = cotuong("a", &[]);
+    args.extend(cotuong("b", &[]));
+    args.extend(strings(&[
+        "--each",
+        "option.Hash=16",
+        "--depth",
+        "1",
+        "--games",
+        "1",
+        "--concurrency",
+        "1",
+        "--rule-set",
+        "asian",
+        "--nocapture",
+        "50",
+        "--recover",
+    ]));
+    args.push(dir.join("run.json").display().to_string());
+
+    write_old();
+    let mut other = args.clone();
+    other.extend(strings(&["--rounds", "3"]));
+    let (ok, out, err) = run_match(&other);
+    assert!(!ok, "{out}\n{err}");
+    assert!(
+        err.contains("belongs to a run with other settings"),
+        "{err}"
+    );
+    assert!(err.contains("rounds 2 games 1"), "{err}");
+    assert!(
+        err.contains("delete it or choose another --recover path"),
+        "{err}"
+    );
+
+    args.extend(strings(&["--rounds", "2"]));
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    let all = format!("{out}{err}");
+    assert!(all.contains("Finished game 2"), "{all}");
+    assert!(
+        !all.contains("Finished game 1 "),
+        "game 1 was played again: {all}"
+    );
+    assert!(out.contains("(2 games)"), "{out}");
+    let saved = recovery(&dir);
+    assert_eq!(saved["version"], 2);
+    assert_eq!(saved["settings"]["rounds"], 2);
+    assert_eq!(saved["settings"]["rule_set"], "asian");
+    let games = saved["games"].as_array().expect("games");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0], old["games"][0],
+        "the saved game is kept as it was"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,11 +2,11 @@
 
 use super::super::engines::EngineConfig;
 use super::super::games::{load_openings, opening_order, GameSettings, Opening, TimeControl};
-use super::super::scheduling::{Format, Plan};
+use super::super::scheduling::{EngineSettings, Format, Plan, RunSettings};
 use super::args::MatchOptions;
 use super::key_values::{parse_draw, parse_resign, parse_sprt};
 use super::validate::validate;
-use engine_core::{RuleOptions, RuleSet};
+use engine_core::RuleOptions;
 use std::time::Duration;
 
 /// Parses the engines and the options' words, validates them together, and builds the plan.
@@ -46,7 +46,7 @@ pub fn plan(options: &MatchOptions, engine_tokens: &[Vec<String>]) -> Result<Pla
         draw,
         max_moves: options.maxmoves,
     };
-    let fingerprint = fingerprint(options, &engines, openings.len());
+    let run_settings = run_settings(options, &engines, openings.len());
     Ok(Plan {
         engines,
         openings,
@@ -64,7 +64,7 @@ pub fn plan(options: &MatchOptions, engine_tokens: &[Vec<String>]) -> Result<Pla
         pgn_out: options.pgnout.clone(),
         recovery: options.recover.clone(),
         event: options.event.clone(),
-        fingerprint,
+        run_settings,
         debug_log: options.debug_log.clone(),
         vary_nodes: options.vary_nodes,
         pairs: options.pairs,
@@ -85,51 +85,27 @@ fn default_time_control(options: &MatchOptions) -> Result<Option<TimeControl>, S
         .or(options.depth.map(TimeControl::Depth)))
 }
 
-/// Describes the settings, for the recovery file.
-fn fingerprint(options: &MatchOptions, engines: &[EngineConfig], opening_count: usize) -> String {
-    // The rule set and node variation join the fingerprint only when they are not the
-    // default, so that recovery files written before the options existed still resume.
-    let mut optional_settings = if options.rule_set == RuleSet::default() {
-        String::new()
-    } else {
-        format!(" rule-set {}", options.rule_set.name())
-    };
-    if options.vary_nodes {
-        optional_settings.push_str(" vary-nodes");
+/// What identifies the run, from the options as given and the engines.
+fn run_settings(
+    options: &MatchOptions,
+    engines: &[EngineConfig],
+    opening_count: usize,
+) -> RunSettings {
+    RunSettings {
+        engines: engines.iter().map(EngineSettings::of).collect(),
+        format: options.format,
+        rounds: options.rounds,
+        games: options.games,
+        openings: options.openings.clone(),
+        opening_count,
+        random_openings: options.random_openings,
+        seed: options.seed,
+        max_moves: options.maxmoves,
+        repetition: options.repetition,
+        no_capture: options.nocapture,
+        rule_set: options.rule_set,
+        vary_nodes: options.vary_nodes,
     }
-    format!(
-            "engines [{}]; format {:?} rounds {} games {}; openings {} ({} positions, {}, seed {}); maxmoves {} repetition {} nocapture {}{}",
-            engines
-                .iter()
-                .map(|e| format!(
-                    "{} = {} {} [{}] {}",
-                    e.name,
-                    e.command,
-                    e.args.join(" "),
-                    e.time_control,
-                    e.options
-                        .iter()
-                        .map(|(k, v)| format!("{k}={v}"))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ))
-                .collect::<Vec<_>>()
-                .join("; "),
-            options.format,
-            options.rounds,
-            options.games,
-            options.openings
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_else(|| "startpos".into()),
-            opening_count,
-            if options.random_openings { "random" } else { "in order" },
-            options.seed,
-            options.maxmoves,
-            options.repetition,
-            options.nocapture,
-            optional_settings
-        )
 }
 
 #[cfg(test)]
@@ -137,6 +113,7 @@ mod tests {
     use super::super::args::MatchArgs;
     use super::*;
     use clap::{Args, FromArgMatches};
+    use engine_core::RuleSet;
 
     /// The plan `cotuong match` would run with these arguments (no engine is started).
     fn plan_of(args: &[&str]) -> Result<Plan, String> {

@@ -3,11 +3,12 @@
 //! decides a forfeit.
 
 use super::super::engines::GoLimits;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
 
 /// How much an engine may think, as given on the command line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TimeControl {
     /// `[moves/]base[+inc]` in seconds: e.g. `10+0.1`, `40/60`, `40/60+1`.
     Clock {

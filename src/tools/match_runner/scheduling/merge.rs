@@ -41,6 +41,11 @@ struct Slice {
     rounds: usize,
     paired: bool,
     format: String,
+    /// What identifies the match (`RunSettings`; slices written before it was typed have a
+    /// one-line `fingerprint` instead).
+    #[serde(default)]
+    settings: serde_json::Value,
+    #[serde(default)]
     fingerprint: String,
     sprt: Option<[f64; 4]>,
     results: Vec<SliceGame>,
@@ -76,7 +81,8 @@ pub fn merge_slices(paths: &[PathBuf]) -> Result<String, String> {
         ));
     }
     for (path, s) in &slices[1..] {
-        if s.fingerprint != first.fingerprint
+        if s.settings != first.settings
+            || s.fingerprint != first.fingerprint
             || s.engines != first.engines
             || s.sprt != first.sprt
             || s.rounds != first.rounds

@@ -14,6 +14,7 @@ use super::job::Job;
 use super::merge::SliceGame;
 use super::pool::{Finished, Pool, PoolShared};
 use super::recovery::{RecoveryFile, RecoveryState, SavedGame, SavedRound};
+use super::run_settings::RunSettings;
 use super::swiss::{self, Side, SwissPlayer};
 use engine_core::GameResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -49,8 +50,8 @@ pub struct Plan {
     pub recovery: Option<PathBuf>,
     /// PGN `Event` tag.
     pub event: String,
-    /// Describes the settings, for the recovery file.
-    pub fingerprint: String,
+    /// What identifies the run, for the recovery file and the slice JSON.
+    pub run_settings: RunSettings,
     /// Protocol log file.
     pub debug_log: Option<PathBuf>,
     /// Node limits change from pass to pass of the schedule (`--vary-nodes`; the plan has
@@ -111,16 +112,10 @@ pub fn run_tournament(plan: Plan) -> Result<String, String> {
     }
     let (recovery, state) = match &plan.recovery {
         Some(path) => {
-            let (f, s) = RecoveryFile::open(path, &plan.fingerprint)?;
+            let (f, s) = RecoveryFile::open(path, &plan.run_settings)?;
             (Some(f), s)
         }
-        None => (
-            None,
-            RecoveryState {
-                fingerprint: plan.fingerprint.clone(),
-                ..RecoveryState::default()
-            },
-        ),
+        None => (None, RecoveryState::new(&plan.run_settings)),
     };
     let mut pgn: Option<Box<dyn Write>> = match &plan.pgn_out {
         // `-`: each game on standard output as it ends, and the report after them.
@@ -248,7 +243,7 @@ fn write_slice_json(path: &std::path::Path, runner: &Runner) -> Result<(), Strin
         "rounds": runner.rounds,
         "paired": t.paired,
         "format": format!("{:?}", runner.format),
-        "fingerprint": runner.state.fingerprint,
+        "settings": runner.state.settings,
         "sprt": runner.sprt.map(|s| [s.elo0, s.elo1, s.alpha, s.beta]),
         "results": results,
     });
