@@ -690,3 +690,60 @@ fn the_face_checks_see_public_modules() {
     assert_eq!(public_modules(&file), ["a"]);
     assert_eq!(public_names(&file), ["X", "Y"]);
 }
+
+/// The modules `file` declares with any visibility beyond private (`pub`, `pub(crate)`, ...).
+fn visible_modules(file: &syn::File) -> Vec<String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if !matches!(m.vis, syn::Visibility::Inherited) => {
+                Some(m.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// What `cotuong match`'s folder shows `main.rs` (the tools reach the rest with `pub(crate) use`).
+const MATCH_RUNNER_FACE: &[&str] = &["MatchArgs", "run"];
+
+#[test]
+fn the_match_runner_groups_its_files_behind_private_modules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools/match_runner");
+    let mut folders = vec![root.clone()];
+    for entry in std::fs::read_dir(&root).expect("match_runner folder") {
+        let path = entry.expect("folder entry").path();
+        if path.is_dir() {
+            folders.push(path);
+        } else {
+            assert_eq!(
+                path.file_name().and_then(|n| n.to_str()),
+                Some("mod.rs"),
+                "match_runner/ holds its files in folders by concern, only mod.rs beside them"
+            );
+        }
+    }
+    assert!(folders.len() > 4, "the folders are read: {folders:?}");
+    for folder in &folders {
+        let relative = folder
+            .join("mod.rs")
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .expect("inside the workspace")
+            .display()
+            .to_string();
+        let visible = visible_modules(&parse_source(&relative));
+        assert!(
+            visible.is_empty(),
+            "{relative} declares visible modules {visible:?} (re-export what is used instead)"
+        );
+    }
+    let face = parse_source("src/tools/match_runner/mod.rs");
+    assert_eq!(public_names(&face), MATCH_RUNNER_FACE);
+}
+
+#[test]
+fn the_visibility_check_sees_every_visible_module() {
+    let file: syn::File =
+        syn::parse_str("pub mod a; mod b; pub(crate) mod c; pub(super) mod d;").expect("Rust");
+    assert_eq!(visible_modules(&file), ["a", "c", "d"]);
+}
