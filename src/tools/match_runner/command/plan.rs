@@ -204,6 +204,14 @@ mod tests {
             ),
             (&["--pairs", "0..2"], "the schedule has 1 pairs"),
             (&["--vary-nodes"], "--vary-nodes needs"),
+            (
+                &["--engine", "cmd=z", "name=a"],
+                "two engines are named 'a'",
+            ),
+            (
+                &["--engine", "cmd=z", "name=c", "--sprt", "elo0=0", "elo1=5"],
+                "SPRT needs exactly two",
+            ),
         ] {
             let err = plan_of(&with_two_engines(extra)).err().expect("refused");
             assert!(err.contains(expected), "{extra:?}: {err}");

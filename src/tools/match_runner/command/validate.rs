@@ -5,6 +5,7 @@ use super::super::engines::EngineConfig;
 use super::super::games::TimeControl;
 use super::super::scheduling::Format;
 use super::args::MatchOptions;
+use std::collections::HashSet;
 
 /// Refuses the combinations a run cannot make sense of, naming the options to change.
 pub fn validate(options: &MatchOptions, engines: &[EngineConfig]) -> Result<(), String> {
@@ -19,6 +20,16 @@ pub fn validate(options: &MatchOptions, engines: &[EngineConfig]) -> Result<(), 
     }
     if engines.len() < 2 {
         return Err("give at least two --engine".into());
+    }
+    let mut names = HashSet::new();
+    if let Some(twice) = engines.iter().find(|e| !names.insert(e.name.as_str())) {
+        return Err(format!(
+            "two engines are named '{}': give each a distinct name=",
+            twice.name
+        ));
+    }
+    if options.sprt.is_some() && engines.len() != 2 {
+        return Err("SPRT needs exactly two engines".into());
     }
     if options.vary_nodes
         && !engines

@@ -98,8 +98,11 @@ pub trait MatchEngine: Send {
         hang_timeout: Duration,
     ) -> Result<Thought, ThinkError>;
 
-    /// Asks the engine to quit, and kills it if it has not exited after a grace period.
-    fn quit(self: Box<Self>) {}
+    /// Asks the engine to quit, and kills it if it has not exited after a grace period: what
+    /// dropping its process does.
+    fn quit(self: Box<Self>) {
+        drop(self);
+    }
 }
 
 /// Starts the engine of `config` and completes the handshake of its protocol, options

@@ -85,21 +85,6 @@ struct Runner {
 
 /// Runs the plan to the end (or the SPRT decision) and returns the final report.
 pub fn run_tournament(plan: Plan) -> Result<String, String> {
-    if plan.engines.len() < 2 {
-        return Err("a match needs at least two engines".into());
-    }
-    if plan.sprt.is_some() && plan.engines.len() != 2 {
-        return Err("SPRT needs exactly two engines".into());
-    }
-    let mut names = HashSet::new();
-    for e in &plan.engines {
-        if !names.insert(e.name.clone()) {
-            return Err(format!(
-                "two engines are named '{}': give each a distinct name=",
-                e.name
-            ));
-        }
-    }
     let log = match &plan.debug_log {
         Some(path) => Some(ProtocolLog::create(path)?),
         None => None,
