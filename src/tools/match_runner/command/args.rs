@@ -3,7 +3,6 @@
 //! clap's; what depends on several options together is in `validate.rs`.
 
 use super::super::scheduling::Format;
-use clap::builder::RangedU64ValueParser;
 use engine_core::RuleSet;
 use std::path::PathBuf;
 
@@ -68,7 +67,7 @@ pub(super) struct MatchOptions {
     #[arg(long, value_parser = positive_seconds)]
     pub(super) st: Option<f64>,
     /// Fixed nodes per move for every engine.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = at_least::<u64>(1))]
     pub(super) nodes: Option<u64>,
     /// Give node limits a different value in each pass over the openings (within 25% of the
     /// one given; the first pass keeps it), so that deterministic engines do not replay their
@@ -76,7 +75,7 @@ pub(super) struct MatchOptions {
     #[arg(long)]
     pub(super) vary_nodes: bool,
     /// Fixed depth per move for every engine.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = at_least::<u32>(1))]
     pub(super) depth: Option<u32>,
     /// Milliseconds an engine may exceed its time before it forfeits.
     #[arg(long, default_value_t = 100)]
@@ -91,7 +90,7 @@ pub(super) struct MatchOptions {
     #[arg(long, default_value_t = 1, value_parser = at_least::<usize>(1))]
     pub(super) rounds: usize,
     /// Games per round-robin encounter: 2 plays each opening with colours reversed.
-    #[arg(long, default_value_t = 2, value_parser = RangedU64ValueParser::<usize>::new().range(1..=2))]
+    #[arg(long, default_value_t = 2, value_parser = whole_number::<usize>(1, 2))]
     pub(super) games: usize,
     /// Opening file: one FEN or EPD per line (EPD operations such as id are read and not
     /// used), optionally followed by "moves ..." (ICCS, ranks 0-9). Default: the initial
@@ -124,10 +123,10 @@ pub(super) struct MatchOptions {
     #[arg(long, default_value = "vietnamese", value_name = "vietnamese|asian")]
     pub(super) rule_set: RuleSet,
     /// Occurrence of a position at which the referee judges a repetition.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, default_value_t = 3, value_parser = at_least::<u32>(2))]
     pub(super) repetition: u32,
     /// Full moves without capture that draw (the Law: 60, or 50).
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 60, value_parser = at_least::<u32>(1))]
     pub(super) nocapture: u32,
     /// Write every game to this PGN file (`-`: standard output, before the report).
     #[arg(long)]
@@ -161,9 +160,27 @@ pub(super) struct MatchOptions {
     pub(super) check: bool,
 }
 
-/// Whole numbers from `min`, for the options of type `usize` (clap's `range` on its u64 parser).
-fn at_least<T: TryFrom<u64> + Clone + Send + Sync + 'static>(min: u64) -> RangedU64ValueParser<T> {
-    RangedU64ValueParser::<T>::new().range(min..)
+/// Whole numbers from `min` on.
+fn at_least<T: TryFrom<u64>>(min: u64) -> impl Fn(&str) -> Result<T, String> + Clone {
+    whole_number(min, u64::MAX)
+}
+
+/// Whole numbers from `min` to `max`. Written out because clap's own range parser words its
+/// error with the type's maximum ("0 is not in 1..18446744073709551615").
+fn whole_number<T: TryFrom<u64>>(min: u64, max: u64) -> impl Fn(&str) -> Result<T, String> + Clone {
+    move |text| {
+        let n: u64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{text}' is not a whole number"))?;
+        if n < min {
+            return Err(format!("must be at least {min}"));
+        }
+        if n > max {
+            return Err(format!("must be at most {max}"));
+        }
+        T::try_from(n).map_err(|_| format!("{n} is too large"))
+    }
 }
 
 /// A positive, finite number of seconds (below a million, so that it makes a `Duration`).

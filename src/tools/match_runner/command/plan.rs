@@ -170,6 +170,15 @@ mod tests {
             let err = plan_of(&with_two_engines(extra)).err().expect("refused");
             assert!(err.contains(option), "{extra:?}: {err}");
         }
+        // The bound the user broke, in words (not the type's range).
+        for (extra, bound) in [
+            (&["--rounds", "0"][..], "must be at least 1"),
+            (&["--games", "3"], "must be at most 2"),
+            (&["--repetition", "1"], "must be at least 2"),
+        ] {
+            let err = plan_of(&with_two_engines(extra)).err().expect("refused");
+            assert!(err.contains(bound), "{extra:?}: {err}");
+        }
         for (flag, value) in [("--nodes", "0"), ("--depth", "0"), ("--st", "0")] {
             let args = [
                 "--engine", "cmd=x", "name=a", "--engine", "cmd=y", "name=b", flag, value,
