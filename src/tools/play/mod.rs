@@ -35,8 +35,8 @@ use opponent::Opponent;
 use record::Ending;
 
 /// The engine accepts a draw offer when its score is at most minus this (centipawns): clearly
-/// worse, not merely level.
-const DRAW_ACCEPT_BELOW: i32 = 50;
+/// worse, not merely level. A pawn, since the first move alone is worth about half of one.
+const DRAW_ACCEPT_BELOW: i32 = 100;
 /// Centipawns per pawn, for scores shown to the player.
 const CENTIPAWNS_PER_PAWN: f64 = 100.0;
 /// The player's name in the PGN.
