@@ -205,13 +205,15 @@ mod tests {
 
     #[test]
     fn bad_files_are_errors_that_name_them() {
-        let dir = std::env::temp_dir();
-        let missing = NetSource::File(dir.join("cotuong-no-such-net.nnue")).load();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let missing = NetSource::File(dir.path().join("cotuong-no-such-net.nnue")).load();
         assert!(missing
             .unwrap_err()
             .to_string()
             .contains("cotuong-no-such-net.nnue"));
-        let directory = NetSource::File(dir.clone()).load().unwrap_err();
+        let directory = NetSource::File(dir.path().to_path_buf())
+            .load()
+            .unwrap_err();
         assert!(matches!(directory, NetLoadError::Directory(_)));
         assert!(directory.to_string().contains("directory"), "{directory}");
     }

@@ -4,6 +4,7 @@
 use engine_core::{Position, RankBase, START_FEN};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 /// Finds a program on PATH or in /usr/games (where Debian installs engines).
 pub fn find_program(name: &str) -> Option<PathBuf> {
@@ -14,12 +15,12 @@ pub fn find_program(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+/// A fresh scratch folder for one test, named after it and removed when dropped, pass or fail.
+pub fn scratch_dir(test: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cotuong-{test}-"))
+        .tempdir()
+        .expect("create scratch dir")
 }
 
 /// Runs `cotuong match` with `args`; returns (exit success, stdout, stderr).

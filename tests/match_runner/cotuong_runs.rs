@@ -91,10 +91,11 @@ fn suite_fens() -> Vec<String> {
 
 #[test]
 fn two_games_at_once_play_every_scheduled_game_once() {
-    let dir = scratch_dir("runs-concurrency");
+    let scratch = scratch_dir("runs-concurrency");
+    let dir = scratch.path();
     let mut args = cotuong("a", &[]);
     args.extend(cotuong("b", &["option.Skill Level=10"]));
-    args.extend(shared(&dir, "500"));
+    args.extend(shared(dir, "500"));
     args.extend(strings(&[
         "--rounds",
         "4",
@@ -129,7 +130,7 @@ fn two_games_at_once_play_every_scheduled_game_once() {
     assert_eq!(most, 2, "two games never searched at the same time");
 
     // Each game id once; each pair two games of the pair's opening, colours reversed.
-    let saved = saved_games(&dir);
+    let saved = saved_games(dir);
     let ids: BTreeSet<u64> = saved
         .iter()
         .map(|g| g["game_id"].as_u64().unwrap())
@@ -156,15 +157,15 @@ fn two_games_at_once_play_every_scheduled_game_once() {
             assert_eq!(fen, fens[*pair as usize], "pair {pair}'s opening");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn sprt_stops_at_its_decision() {
-    let dir = scratch_dir("runs-sprt");
+    let scratch = scratch_dir("runs-sprt");
+    let dir = scratch.path();
     let mut args = cotuong("strong", &[]);
     args.extend(cotuong("weak", &["option.Skill Level=0"]));
-    args.extend(shared(&dir, "1000"));
+    args.extend(shared(dir, "1000"));
     args.extend(strings(&[
         "--rounds",
         "100",
@@ -183,18 +184,18 @@ fn sprt_stops_at_its_decision() {
     // At least the 10 pairs the SPRT waits for, far fewer than the 200 scheduled.
     assert!((20..=60).contains(&played), "{played} games\n{out}");
     assert!(out.contains(&format!("({played} games)")), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn swiss_of_four_engines() {
-    let dir = scratch_dir("runs-swiss");
+    let scratch = scratch_dir("runs-swiss");
+    let dir = scratch.path();
     let names = ["e20", "e10", "e5", "e0"];
     let mut args = cotuong("e20", &[]);
     args.extend(cotuong("e10", &["option.Skill Level=10"]));
     args.extend(cotuong("e5", &["option.Skill Level=5"]));
     args.extend(cotuong("e0", &["option.Skill Level=0"]));
-    args.extend(shared(&dir, "500"));
+    args.extend(shared(dir, "500"));
     args.extend(strings(&[
         "--format",
         "swiss",
@@ -262,10 +263,9 @@ fn swiss_of_four_engines() {
     assert!(listed.windows(2).all(|w| w[0] >= w[1]), "{out}");
     // The recovery file holds the three rounds' pairings.
     assert_eq!(
-        recovery(&dir)["swiss_rounds"].as_array().map(Vec::len),
+        recovery(dir)["swiss_rounds"].as_array().map(Vec::len),
         Some(3)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The scores (in centipawns, each from its mover's view) of the engine moves of a PGN game,
@@ -299,10 +299,11 @@ fn move_scores(pgn: &str) -> Vec<i32> {
 fn resign_and_draw_adjudication_end_games_by_the_scores() {
     // A strong engine against a very weak one: games end by resign adjudication, and the last
     // three moves of each side carry the scores that decided it.
-    let dir = scratch_dir("runs-resign");
+    let scratch = scratch_dir("runs-resign");
+    let dir = scratch.path();
     let mut args = cotuong("strong", &[]);
     args.extend(cotuong("weak", &["option.Skill Level=0"]));
-    args.extend(shared(&dir, "1000"));
+    args.extend(shared(dir, "1000"));
     args.extend(strings(&[
         "--rounds",
         "2",
@@ -353,13 +354,14 @@ fn resign_and_draw_adjudication_end_games_by_the_scores() {
     }
     assert!(adjudicated >= 1, "no game was adjudicated:\n{out}");
     assert!(out.contains("score-resign"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(scratch);
 
     // Two equal engines: games end by draw adjudication once both scores stay small.
-    let dir = scratch_dir("runs-draw");
+    let scratch = scratch_dir("runs-draw");
+    let dir = scratch.path();
     let mut args = cotuong("a", &[]);
     args.extend(cotuong("b", &["option.Hash=2"]));
-    args.extend(shared(&dir, "1000"));
+    args.extend(shared(dir, "1000"));
     args.extend(strings(&[
         "--rounds",
         "3",
@@ -390,15 +392,15 @@ fn resign_and_draw_adjudication_end_games_by_the_scores() {
         assert!(last.iter().all(|s| s.abs() <= 300), "{last:?}\n{g}");
     }
     assert!(adjudicated >= 1, "no game was adjudicated:\n{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_run_killed_mid_game_resumes_from_its_recovery_file() {
-    let dir = scratch_dir("runs-kill");
+    let scratch = scratch_dir("runs-kill");
+    let dir = scratch.path();
     let mut args = cotuong("a", &[]);
     args.extend(cotuong("b", &["option.Skill Level=10"]));
-    args.extend(shared(&dir, "3000"));
+    args.extend(shared(dir, "3000"));
     args.extend(strings(&[
         "--rounds",
         "4",
@@ -433,12 +435,12 @@ fn a_run_killed_mid_game_resumes_from_its_recovery_file() {
     };
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
-    let saved = saved_games(&dir);
+    let saved = saved_games(dir);
     assert!(saved.len() < 8, "the run had finished: {}", saved.len());
 
     let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
-    let after = saved_games(&dir);
+    let after = saved_games(dir);
     let ids: Vec<u64> = after
         .iter()
         .map(|g| g["game_id"].as_u64().unwrap())
@@ -467,7 +469,6 @@ fn a_run_killed_mid_game_resumes_from_its_recovery_file() {
     }
     check_games(&replay_pgn(&dir.join("games.pgn")));
     assert!(out.contains("(8 games)"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A recovery file written by version 1 of its format (the settings as one line of text) is
@@ -475,7 +476,8 @@ fn a_run_killed_mid_game_resumes_from_its_recovery_file() {
 /// to do, by a run with other settings.
 #[test]
 fn a_version_1_recovery_file_resumes_or_is_refused() {
-    let dir = scratch_dir("runs-recovery-v1");
+    let scratch = scratch_dir("runs-recovery-v1");
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     // Two engines at depth 1 with asian rules, one of the two games played; the engine command
     // was replaced by a placeholder.
@@ -535,7 +537,7 @@ fn a_version_1_recovery_file_resumes_or_is_refused() {
         "game 1 was played again: {all}"
     );
     assert!(out.contains("(2 games)"), "{out}");
-    let saved = recovery(&dir);
+    let saved = recovery(dir);
     assert_eq!(saved["version"], 2);
     assert_eq!(saved["settings"]["rounds"], 2);
     assert_eq!(saved["settings"]["rule_set"], "asian");
@@ -545,5 +547,4 @@ fn a_version_1_recovery_file_resumes_or_is_refused() {
         games[0], old["games"][0],
         "the saved game is kept as it was"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

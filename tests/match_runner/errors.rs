@@ -83,7 +83,8 @@ fn bad_settings() {
 
 #[test]
 fn bad_opening_file() {
-    let dir = scratch_dir("bad-openings");
+    let scratch = scratch_dir("bad-openings");
+    let dir = scratch.path();
     let file = dir.join("openings.epd");
     std::fs::write(&file, "# header\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\nnot a fen at all\n").unwrap();
     let (ok, _, stderr) = run_match(&args(&[
@@ -100,5 +101,4 @@ fn bad_opening_file() {
     ]));
     assert!(!ok);
     assert!(stderr.contains("openings.epd:3"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -25,15 +25,16 @@ fn script(dir: &Path, name: &str, hello: &str, ok: &str, on_go: &str) -> PathBuf
 /// Plays the bad engine against the good one (two games, colours reversed) and returns each
 /// game's (result, termination tag, details), in PGN order.
 fn play(test: &str, on_go: &str, limits: &[&str]) -> Vec<(String, String, String)> {
-    let dir = scratch_dir(test);
+    let scratch = scratch_dir(test);
+    let dir = scratch.path();
     let good = script(
-        &dir,
+        dir,
         "good",
         "uci",
         "uciok",
         "echo 'info depth 1 score cp 5'; echo 'bestmove h2e2'",
     );
-    let bad = script(&dir, "bad", "uci", "uciok", on_go);
+    let bad = script(dir, "bad", "uci", "uciok", on_go);
     let pgn = dir.join("games.pgn");
     let mut args: Vec<String> = vec![
         "--engine".into(),
@@ -60,7 +61,6 @@ fn play(test: &str, on_go: &str, limits: &[&str]) -> Vec<(String, String, String
         .into_iter()
         .map(|g| (g.result, g.termination, g.details))
         .collect();
-    let _ = std::fs::remove_dir_all(&dir);
     games
 }
 
@@ -113,7 +113,8 @@ fn no_answer_on_a_node_limit_loses() {
 fn ucci_engines_are_driven_in_their_dialect() {
     // A UCCI engine that only understands `go time ... increment ...` in milliseconds after
     // `setoption usemillisec true`; any other go line makes it answer an illegal move.
-    let dir = scratch_dir("ucci");
+    let scratch = scratch_dir("ucci");
+    let dir = scratch.path();
     let path = dir.join("ucci-engine");
     let text = "#!/bin/sh\nms=no\nwhile read -r cmd a b rest; do\n  case \"$cmd\" in\n    ucci) echo 'option usemillisec type check default false'; echo ucciok;;\n    setoption) [ \"$a $b\" = 'usemillisec true' ] && ms=yes;;\n    isready) echo readyok;;\n    position) pos=\"$a $b $rest\";;\n    go) if [ \"$ms\" = yes ] && [ \"$a\" = time ] && [ \"$b\" -gt 1000 ]; then\n          case \"$pos\" in *moves*) echo 'bestmove h7e7';; *) echo 'bestmove h2e2';; esac\n        else echo 'bestmove a0a5'; fi;;\n    quit) exit 0;;\n  esac\ndone\n";
     std::fs::write(&path, text).unwrap();
@@ -160,5 +161,4 @@ fn ucci_engines_are_driven_in_their_dialect() {
     // Both moves were legal, so the game reached the one-move limit.
     assert_eq!(games[0].plies, 2, "{}", games[0].details);
     assert_eq!(games[0].result, "1/2-1/2");
-    let _ = std::fs::remove_dir_all(&dir);
 }

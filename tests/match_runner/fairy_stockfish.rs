@@ -64,10 +64,11 @@ fn common_args(dir: &std::path::Path) -> Vec<String> {
 #[ignore = "needs fairy-stockfish (apt-get install fairy-stockfish); .ci/run runs it"]
 fn two_engine_match_replays_legally() {
     let fsf = fairy();
-    let dir = scratch_dir("fsf-match");
+    let scratch = scratch_dir("fsf-match");
+    let dir = scratch.path();
     let mut args = engine(&fsf, "fsf-2000", 2000);
     args.extend(engine(&fsf, "fsf-300", 300));
-    args.extend(common_args(&dir));
+    args.extend(common_args(dir));
     args.extend(["--rounds", "2"].map(String::from));
     let (ok, stdout, stderr) = run_match(&args);
     assert!(ok, "match failed:\n{stdout}\n{stderr}");
@@ -81,19 +82,19 @@ fn two_engine_match_replays_legally() {
     assert!(std::fs::read_to_string(dir.join("games.pgn"))
         .unwrap()
         .contains("[FEN \""));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 #[ignore = "needs fairy-stockfish (apt-get install fairy-stockfish); .ci/run runs it"]
 fn three_engine_round_robin_and_resume() {
     let fsf = fairy();
-    let dir = scratch_dir("fsf-rr");
+    let scratch = scratch_dir("fsf-rr");
+    let dir = scratch.path();
     let recover = dir.join("run.json");
     let mut args = engine(&fsf, "fsf-a", 600);
     args.extend(engine(&fsf, "fsf-b", 300));
     args.extend(engine(&fsf, "fsf-c", 150));
-    args.extend(common_args(&dir));
+    args.extend(common_args(dir));
     args.extend(["--games", "1", "--recover"].map(String::from));
     args.push(recover.display().to_string());
     let (ok, stdout, stderr) = run_match(&args);
@@ -121,5 +122,4 @@ fn three_engine_round_robin_and_resume() {
     let (ok3, _, stderr3) = run_match(&other);
     assert!(!ok3);
     assert!(stderr3.contains("other settings"), "{stderr3}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,8 @@ use crate::common::{run_match, scratch_dir};
 /// Two games of `cotuong` against itself at a fixed node count, from the start position only,
 /// so the second round repeats the first's pairings; returns (stdout, stderr, PGN text).
 fn fixed_node_rematch(test: &str, extra: &[&str]) -> (String, String, String) {
-    let dir = scratch_dir(test);
+    let scratch = scratch_dir(test);
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
     let mut args: Vec<String> = vec![
@@ -35,7 +36,6 @@ fn fixed_node_rematch(test: &str, extra: &[&str]) -> (String, String, String) {
     let (ok, stdout, stderr) = run_match(&args);
     assert!(ok, "match failed:\n{stdout}\n{stderr}");
     let text = std::fs::read_to_string(&pgn).expect("read PGN");
-    let _ = std::fs::remove_dir_all(&dir);
     (stdout, stderr, text)
 }
 

@@ -6,7 +6,8 @@ use crate::common::{check_games, replay_pgn, run_match, scratch_dir};
 
 #[test]
 fn cotuong_self_play_match() {
-    let dir = scratch_dir("selfplay");
+    let scratch = scratch_dir("selfplay");
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
     let args: Vec<String> = [
@@ -42,5 +43,4 @@ fn cotuong_self_play_match() {
     let games = replay_pgn(&pgn);
     assert_eq!(games.len(), 2);
     check_games(&games);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -58,7 +58,8 @@ fn counts(v: &serde_json::Value, key: &str) -> Vec<u64> {
 
 #[test]
 fn two_slices_add_up_to_one_run() {
-    let dir = scratch_dir("slices");
+    let scratch = scratch_dir("slices");
+    let dir = scratch.path();
     let whole = dir.join("whole.json");
     let (ok, out, err) = run_match(&match_args(&whole, &dir.join("whole.pgn"), &[]));
     assert!(ok, "{out}\n{err}");
@@ -109,7 +110,6 @@ fn two_slices_add_up_to_one_run() {
         &["--pairs", "2..9"],
     ));
     assert!(!ok && err.contains("--pairs"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `args` with 4 rounds (pairs) instead of 3.
@@ -141,7 +141,8 @@ fn report_lines(stdout: &str) -> Vec<String> {
 
 #[test]
 fn merged_slices_print_the_report_of_one_run() {
-    let dir = scratch_dir("merge");
+    let scratch = scratch_dir("merge");
+    let dir = scratch.path();
     let four = ["--sprt", "elo0=0", "elo1=10"];
     let whole_json = dir.join("whole.json");
     let mut args = four_rounds(match_args(&whole_json, &dir.join("whole.pgn"), &four));
@@ -194,12 +195,12 @@ fn merged_slices_print_the_report_of_one_run() {
     let other = other.display().to_string();
     let (ok, _, err) = merge(&[&slices[0], &other]);
     assert!(!ok && err.contains("different matches"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn check_validates_without_playing() {
-    let dir = scratch_dir("check");
+    let scratch = scratch_dir("check");
+    let dir = scratch.path();
     let mut args = match_args(&dir.join("c.json"), &dir.join("c.pgn"), &["--check"]);
     let (ok, out, err) = run_match(&args);
     assert!(ok && out.is_empty(), "{out}\n{err}");
@@ -207,5 +208,4 @@ fn check_validates_without_playing() {
     args.extend(["--rounds".into(), "x".into()]);
     let (ok, _, err) = run_match(&args);
     assert!(!ok && err.contains("--rounds"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

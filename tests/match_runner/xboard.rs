@@ -58,7 +58,8 @@ fn play_one_pair(mut args: Vec<String>, tc: &str, maxmoves: &str, pgn: &std::pat
 
 #[test]
 fn cotuong_xboard_against_cotuong_uci() {
-    let dir = scratch_dir("xboard-self");
+    let scratch = scratch_dir("xboard-self");
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
     let args = vec![
@@ -73,7 +74,6 @@ fn cotuong_xboard_against_cotuong_uci() {
         "proto=uci".into(),
     ];
     play_one_pair(args, "2+0.05", "40", &pgn);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Where Sjaak II is looked for: Debian's package puts it in /usr/games.
@@ -85,7 +85,8 @@ fn sjaak() -> std::path::PathBuf {
 #[ignore = "needs sjaakii (apt-get install sjaakii); .ci/run runs it"]
 fn sjaak_over_xboard() {
     let sjaak = sjaak();
-    let dir = scratch_dir("xboard-sjaak");
+    let scratch = scratch_dir("xboard-sjaak");
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
     let args = vec![
@@ -100,7 +101,6 @@ fn sjaak_over_xboard() {
         "option.MultiPV=1".into(),
     ];
     play_one_pair(args, "3+0.05", "60", &pgn);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `option.SkilLevel=0` (a typo) stops the run before any game, per dialect, quoting the engine.

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cotuong");
 
@@ -48,12 +49,12 @@ fn option_help(help: &str, option: &str) -> String {
     text.join(" ")
 }
 
-/// A folder unique to this test process and `name`, emptied first.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-words-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh folder for the test `name`, removed when dropped, pass or fail.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cotuong-words-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 #[test]
@@ -140,7 +141,8 @@ fn threads_zero_means_all_cores_everywhere() {
 
 #[test]
 fn game_zero_says_games_are_counted_from_one() {
-    let dir = temp_dir("game-zero");
+    let scratch = temp_dir("game-zero");
+    let dir = scratch.path();
     let pgn = dir.join("one.pgn");
     std::fs::write(&pgn, "[Event \"x\"]\n\n1. h2e2 h9g7 *\n").expect("written");
     let pgn = pgn.to_str().expect("a UTF-8 path");
@@ -202,7 +204,8 @@ const DATAGEN: [&str; 7] = [
 
 #[test]
 fn datagen_games_zero_plays_nothing_and_says_so() {
-    let dir = temp_dir("games-zero");
+    let scratch = temp_dir("games-zero");
+    let dir = scratch.path();
     let out_file = dir.join("g.xqg");
     let mut args = vec![
         "datagen",
@@ -222,7 +225,8 @@ fn datagen_games_zero_plays_nothing_and_says_so() {
 
 #[test]
 fn datagen_append_without_its_settings_file_explains_that_file() {
-    let dir = temp_dir("append-no-cmd");
+    let scratch = temp_dir("append-no-cmd");
+    let dir = scratch.path();
     let out_file = dir.join("g.xqg");
     let path = out_file.to_str().expect("a UTF-8 path");
     let mut args = vec!["datagen", "--out", path, "--games", "1"];
@@ -244,7 +248,8 @@ fn datagen_append_without_its_settings_file_explains_that_file() {
 
 #[test]
 fn train_names_a_file_that_is_not_datagen_output_and_counts_games_from_one() {
-    let dir = temp_dir("train");
+    let scratch = temp_dir("train");
+    let dir = scratch.path();
     let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     let short = dir.join("short.txt");
     std::fs::write(&short, "hello\n").expect("written");

@@ -7,28 +7,28 @@ use crate::common;
 use common::{best_move, Engine};
 use nnue::random_net::Spec;
 use std::path::PathBuf;
+use tempfile::TempDir;
 
-/// A scratch folder for net files, removed at the end of the test.
-struct Scratch(PathBuf);
+/// A scratch folder for net files, removed at the end of the test, pass or fail.
+struct Scratch(TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("cotuong-eval-file-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("cotuong-eval-file-{name}-"))
+            .tempdir()
+            .expect("a temporary folder");
         Scratch(dir)
     }
 
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+
     fn file(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.0.join(name);
+        let path = self.path(name);
         std::fs::write(&path, bytes).unwrap();
         path.to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -158,9 +158,9 @@ fn a_bad_net_file_is_one_error_and_the_previous_net_stays() {
         ("hidden 2048", scratch.file("wide.nnue", &wide)),
         (
             "missing",
-            scratch.0.join("no-such.nnue").to_str().unwrap().to_string(),
+            scratch.path("no-such.nnue").to_str().unwrap().to_string(),
         ),
-        ("directory", scratch.0.to_str().unwrap().to_string()),
+        ("directory", scratch.0.path().to_str().unwrap().to_string()),
     ];
     for (mut e, set) in [
         (Engine::uci(), "setoption name EvalFile value"),

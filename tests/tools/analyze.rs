@@ -13,6 +13,7 @@ use engine_core::{Move, Notation, Position, RankBase};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use tempfile::TempDir;
 
 use crate::common;
 use common::cli::{self, stderr, stdout};
@@ -35,11 +36,12 @@ fn analyze(args: &[&str]) -> Output {
     cli::run("analyze", args)
 }
 
-/// A folder unique to this test process and `name`.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-analyze-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh folder for the test `name`, removed when dropped, pass or fail.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cotuong-analyze-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 fn path_text(p: &Path) -> &str {
@@ -99,13 +101,12 @@ fn blunder_file(dir: &Path) -> PathBuf {
 
 /// The JSON review of the planted-blunder game at [`NODES`] nodes a move, with `extra` options.
 fn review_blunder_game(name: &str, extra: &[&str]) -> Value {
-    let dir = temp_dir(name);
-    let pgn = blunder_file(&dir);
+    let scratch = temp_dir(name);
+    let dir = scratch.path();
+    let pgn = blunder_file(dir);
     let mut args = pgn_args(&pgn, NODES, &["--format", "json"]);
     args.extend_from_slice(extra);
-    let doc = analyze_json(&args);
-    let _ = std::fs::remove_dir_all(&dir);
-    doc
+    analyze_json(&args)
 }
 
 /// The judgement of ply `ply` (from 1) of the first game of an analysis.
@@ -121,8 +122,9 @@ fn judgement(doc: &Value, ply: u64) -> Value {
 
 #[test]
 fn a_hanging_chariot_is_marked_as_a_blunder() {
-    let dir = temp_dir("blunder");
-    let pgn = blunder_file(&dir);
+    let scratch = temp_dir("blunder");
+    let dir = scratch.path();
+    let pgn = blunder_file(dir);
     let doc = analyze_json(&pgn_args(
         &pgn,
         NODES,
@@ -168,8 +170,9 @@ fn a_hanging_chariot_is_marked_as_a_blunder() {
 
 #[test]
 fn the_review_agrees_with_itself_and_with_fen() {
-    let dir = temp_dir("consistent");
-    let pgn = write_file(&dir, "game.pgn", blunder_pgn(Notation::Chinese));
+    let scratch = temp_dir("consistent");
+    let dir = scratch.path();
+    let pgn = write_file(dir, "game.pgn", blunder_pgn(Notation::Chinese));
     let doc = analyze_json(&pgn_args(&pgn, NODES, &["--format", "json"]));
     let game = &doc["games"][0];
     let scores = game["scores"].as_array().expect("scores");
@@ -244,8 +247,9 @@ fn a_finished_game_is_reported_with_its_result() {
 
 #[test]
 fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
-    let dir = temp_dir("annotated");
-    let pgn = blunder_file(&dir);
+    let scratch = temp_dir("annotated");
+    let dir = scratch.path();
+    let pgn = blunder_file(dir);
     for notation in ["iccs", "wxf", "chinese", "vietnamese"] {
         let out_path = dir.join(format!("annotated-{notation}.pgn"));
         let out = analyze(&pgn_args(
@@ -293,7 +297,8 @@ fn the_annotated_pgn_reads_back_with_nags_comments_and_the_best_line() {
 
 #[test]
 fn games_in_every_notation_and_encoding_are_analyzed_alike() {
-    let dir = temp_dir("notations");
+    let scratch = temp_dir("notations");
+    let dir = scratch.path();
     let mut files: Vec<(String, Vec<u8>)> = [
         Notation::Iccs(RankBase::Zero),
         Notation::Iccs(RankBase::One),
@@ -310,7 +315,7 @@ fn games_in_every_notation_and_encoding_are_analyzed_alike() {
     files.push(("chinese-gbk.pgn".into(), gbk.into_owned()));
     let mut reference: Option<Value> = None;
     for (name, bytes) in files {
-        let path = write_file(&dir, &name, bytes);
+        let path = write_file(dir, &name, bytes);
         let doc = analyze_json(&pgn_args(
             &path,
             "3000",
@@ -359,7 +364,8 @@ fn positions_get_their_best_lines() {
     assert_eq!(doc["notation"], "wxf");
 
     // A file of positions (FEN, EPD, and a FEN with moves), as a table and as PGN.
-    let dir = temp_dir("positions");
+    let scratch = temp_dir("positions");
+    let dir = scratch.path();
     let file = dir.join("positions.epd");
     std::fs::write(
         &file,
@@ -411,9 +417,10 @@ fn positions_get_their_best_lines() {
 
 #[test]
 fn evaluation_graphs_are_svg_files() {
-    let dir = temp_dir("graph");
+    let scratch = temp_dir("graph");
+    let dir = scratch.path();
     let one = blunder_pgn(Notation::Wxf);
-    let pgn = write_file(&dir, "two.pgn", format!("{one}{one}"));
+    let pgn = write_file(dir, "two.pgn", format!("{one}{one}"));
     let graph = dir.join("eval.svg");
     let out = analyze(&pgn_args(
         &pgn,
@@ -457,8 +464,9 @@ fn html_page(dir: &Path) -> (PathBuf, String) {
 
 #[test]
 fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
-    let dir = temp_dir("html");
-    let (_, page) = html_page(&dir);
+    let scratch = temp_dir("html");
+    let dir = scratch.path();
+    let (_, page) = html_page(dir);
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..60]);
     assert!(page.trim_end().ends_with("</html>"));
     // Nothing loaded from elsewhere: no external scripts, styles, images or fonts.
@@ -493,7 +501,7 @@ fn the_html_page_is_self_contained_with_moves_board_graph_and_judgements() {
     assert!(page.contains("box.scrollTop="), "the move list scrolls");
     // Several games need a file name to number; positions have no page.
     let one = blunder_pgn(Notation::Wxf);
-    let two = write_file(&dir, "two.pgn", format!("{one}{one}"));
+    let two = write_file(dir, "two.pgn", format!("{one}{one}"));
     fails_cleanly(
         &["--pgn", path_text(&two), "--format", "html"],
         &["--output"],
@@ -552,8 +560,9 @@ fn board_in_browser(browser: &str, page: &Path, fragment: &str) -> String {
 #[ignore = "needs chromium (apt-get install chromium); .ci/run runs it"]
 fn in_a_browser_a_chosen_move_shows_its_position() {
     let browser = chromium().expect("chromium not found: apt-get install chromium");
-    let dir = temp_dir("browser");
-    let (page, _) = html_page(&dir);
+    let scratch = temp_dir("browser");
+    let dir = scratch.path();
+    let (page, _) = html_page(dir);
     let mut after_blunder = Position::startpos();
     for &mv in &blunder_moves()[..BLUNDER_PLY as usize] {
         after_blunder.make_move(mv);
@@ -582,7 +591,8 @@ fn fails_cleanly(args: &[&str], wanted: &[&str]) {
 
 #[test]
 fn bad_input_names_the_place_and_writes_nothing() {
-    let dir = temp_dir("bad");
+    let scratch = temp_dir("bad");
+    let dir = scratch.path();
     let output = dir.join("kept.txt");
     std::fs::write(&output, "earlier output").expect("written");
     let out_arg = path_text(&output).to_string();
@@ -684,7 +694,8 @@ fn centipawns(score: &Value) -> Option<i64> {
 
 #[test]
 fn movetime_is_spent_on_each_position_and_gives_a_depth() {
-    let dir = temp_dir("movetime");
+    let scratch = temp_dir("movetime");
+    let dir = scratch.path();
     let file = dir.join("positions.epd");
     std::fs::write(
         &file,
@@ -717,7 +728,6 @@ fn movetime_is_spent_on_each_position_and_gives_a_depth() {
         elapsed >= 3 * movetime * 8 / 10 && elapsed <= 3 * movetime + 5000,
         "{elapsed} ms for three positions at {movetime} ms"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -798,8 +808,9 @@ fn each_sides_accuracy_comes_from_its_moves_and_a_blunder_counts() {
     let black = game["black"]["accuracy"].as_f64().expect("accuracy");
     assert!(red < 70.0 && black > red + 20.0, "red {red}, black {black}");
     // The same figures in the table, the annotated PGN's header and the HTML page.
-    let dir = temp_dir("accuracy-views");
-    let pgn = blunder_file(&dir);
+    let scratch = temp_dir("accuracy-views");
+    let dir = scratch.path();
+    let pgn = blunder_file(dir);
     let text = format!("accuracy {red:.1}%");
     for (format, wanted) in [
         ("table", text.clone()),
@@ -810,7 +821,6 @@ fn each_sides_accuracy_comes_from_its_moves_and_a_blunder_counts() {
         assert!(out.status.success(), "{format}: {}", stderr(&out));
         assert!(stdout(&out).contains(&wanted), "{format}: {}", stdout(&out));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The expected score (thousandths) of `mover` (1 Red, -1 Black) for a score of the JSON output,
@@ -868,7 +878,8 @@ fn an_epd_test_suite_is_scored() {
         texts.join(" ")
     };
     let wxf_mates = texts(Notation::Wxf, &mates);
-    let dir = temp_dir("suite");
+    let scratch = temp_dir("suite");
+    let dir = scratch.path();
     let file = dir.join("suite.epd");
     // Standard EPD (four fields, then operations), moves in three notations, a position
     // without bm/am that is analyzed but not scored, and a comment operation.
@@ -1009,9 +1020,10 @@ fn the_best_move_never_scores_below_the_move_played() {
 fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
     // Red has two chariots against a bare king and advisors, and pushes soldiers instead of
     // mating: every move keeps the game won, most miss a mate.
-    let dir = temp_dir("slips");
+    let scratch = temp_dir("slips");
+    let dir = scratch.path();
     let pgn = write_file(
-        &dir,
+        dir,
         "slips.pgn",
         "[White \"Winner\"]\n[Black \"Loser\"]\n[SetUp \"1\"]\n\
          [FEN \"3ak4/5a3/9/9/9/9/P1P3P1P/9/9/R2K4R w - - 0 1\"]\n\n\
@@ -1060,7 +1072,7 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
     // gives back about four pawns of Red's lead (still decided), that keep the mover's game
     // decided either way are at worst inaccuracies.
     let slip = write_file(
-        &dir,
+        dir,
         "slip.pgn",
         "[White \"Full\"]\n[Black \"Weak\"]\n\n\
          1. c3c4 h9g7 2. g0e2 b9a7 3. g3g4 g7e8 4. b0c2 a6a5 5. h0g2 h7h5 6. g2f4 h5i5 \
@@ -1086,7 +1098,6 @@ fn a_won_game_with_small_slips_marks_no_mistakes_for_the_winner() {
         large_drops > 0,
         "no drop of 2 points in a decided game to check"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Checks that every move of the review `doc` that keeps the mover's game decided the same way
@@ -1120,9 +1131,10 @@ fn decided_moves_at_worst_inaccuracies(doc: &Value) -> usize {
 fn a_mate_allowed_from_a_won_position_is_a_blunder() {
     // From a match game: Red, four pawns up, plays C3=5 (g1e1), and Black's cannon mates at
     // once along Red's back rank (i3i0, the advisor on f0 its screen).
-    let dir = temp_dir("allows-mate");
+    let scratch = temp_dir("allows-mate");
+    let dir = scratch.path();
     let pgn = write_file(
-        &dir,
+        dir,
         "mate.pgn",
         "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/6C2/2BAKA3 w - - 0 30\"]\n\n\
          30. g1e1 i3i0 0-1\n",
@@ -1144,12 +1156,12 @@ fn a_mate_allowed_from_a_won_position_is_a_blunder() {
         "{}",
         stdout(&out)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn white_and_black_tags_name_the_players_in_every_view() {
-    let dir = temp_dir("names");
+    let scratch = temp_dir("names");
+    let dir = scratch.path();
     let out_pgn = dir.join("annotated.pgn");
     let page = dir.join("review.html");
     let args = [
@@ -1187,7 +1199,6 @@ fn white_and_black_tags_name_the_players_in_every_view() {
         pgn.contains("[White \"Full\"]") && pgn.contains("[RedAccuracy "),
         "{pgn}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The x-coordinates of the graph, from the HTML page's data: the start's and the last move's.
@@ -1216,17 +1227,18 @@ fn html_review(pgn: &Path, page: &Path) -> String {
 
 #[test]
 fn the_graph_puts_each_move_at_its_number() {
-    let dir = temp_dir("graph-x");
+    let scratch = temp_dir("graph-x");
+    let dir = scratch.path();
     // Red moves first: ten plies, Black's fifth move last, at 5.5; the start half a move before
     // Red's first, at 0.5.
     let page = dir.join("red.html");
-    let red = write_file(&dir, "red.pgn", blunder_pgn(Notation::Iccs(RankBase::Zero)));
+    let red = write_file(dir, "red.pgn", blunder_pgn(Notation::Iccs(RankBase::Zero)));
     let html = html_review(&red, &page);
     assert_eq!(graph_ends(&html), (0.5, 5.5));
     assert!(html.contains("Black&apos;s at N + 0.5"));
     // Black moves first, at move 30: Black's move 30 at 30.5, Red's move 31 at 31.
     let black = write_file(
-        &dir,
+        dir,
         "black.pgn",
         "[SetUp \"1\"]\n[FEN \"3aka1n1/9/2n6/2N1p1N1p/2b6/2B3P2/4P3c/9/4C4/2BAKA3 b - - 1 30\"]\n\n\
          30... i6i5 31. e3e4 *\n",
@@ -1234,7 +1246,6 @@ fn the_graph_puts_each_move_at_its_number() {
     let page = dir.join("black.html");
     let html = html_review(&black, &page);
     assert_eq!(graph_ends(&html), (30.0, 31.0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Sends Ctrl-C (SIGINT) to the process `pid`.
@@ -1248,12 +1259,13 @@ fn interrupt(pid: u32) {
 
 #[test]
 fn an_interrupted_review_keeps_its_finished_games_and_resumes() {
-    let dir = temp_dir("interrupted");
+    let scratch = temp_dir("interrupted");
+    let dir = scratch.path();
     // A short game, then the long one of the match games: Ctrl-C comes during the second.
     let long = std::fs::read_to_string(MATCH_GAMES).expect("the match games");
     let second = &long[long.rfind("[Event").expect("two games")..];
     let pgn = write_file(
-        &dir,
+        dir,
         "two.pgn",
         format!("{}\n{second}", blunder_pgn(Notation::Iccs(RankBase::Zero))),
     );
@@ -1315,5 +1327,4 @@ fn an_interrupted_review_keeps_its_finished_games_and_resumes() {
             assert!(text.contains("% interrupted: 1 of 2 games"), "{text}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

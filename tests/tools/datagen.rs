@@ -10,6 +10,7 @@ use nnue_train::data::{Game, GameReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 use crate::common;
 use common::cli::{self, fails_cleanly, stderr};
@@ -34,12 +35,12 @@ const SETTINGS: [&str; 9] = [
 /// Games of the runs compared byte for byte.
 const GAMES: u64 = 8;
 
-/// A folder unique to this test process and `name`, emptied first.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh folder for the test `name`, removed when dropped, pass or fail.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cotuong-datagen-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 fn path_text(p: &Path) -> &str {
@@ -117,8 +118,9 @@ fn reference(dir: &Path) -> Vec<u8> {
 
 #[test]
 fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
-    let dir = temp_dir("threads");
-    let expected = reference(&dir);
+    let scratch = temp_dir("threads");
+    let dir = scratch.path();
+    let expected = reference(dir);
     let two = dir.join("two-threads.xqg");
     datagen(&two, GAMES, 2, &[]);
     assert_eq!(std::fs::read(&two).expect("file"), expected);
@@ -128,7 +130,6 @@ fn a_seed_and_a_node_limit_give_the_same_bytes_whatever_the_thread_count() {
     let run = run_datagen(&datagen_args(&other, GAMES, "8", &[]));
     assert!(run.status.success(), "{}", stderr(&run));
     assert_ne!(std::fs::read(&other).expect("file"), expected);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The distinct games of a data file (by their bytes).
@@ -140,7 +141,8 @@ fn distinct_games(path: &Path) -> usize {
 
 #[test]
 fn varied_node_limits_make_games_from_one_start_differ_and_still_follow_the_seed() {
-    let dir = temp_dir("vary-nodes");
+    let scratch = temp_dir("vary-nodes");
+    let dir = scratch.path();
     // With one line to choose from, the random plies are the best moves: at a fixed node limit
     // every game is the same game.
     let fixed = dir.join("fixed.xqg");
@@ -183,13 +185,13 @@ fn varied_node_limits_make_games_from_one_start_differ_and_still_follow_the_seed
         assert!(err.contains("--vary-nodes"), "{err}");
         assert!(!out.exists());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn consecutive_shards_concatenate_to_the_bytes_of_one_run() {
-    let dir = temp_dir("shards");
-    let expected = reference(&dir);
+    let scratch = temp_dir("shards");
+    let dir = scratch.path();
+    let expected = reference(dir);
     // Shards of 3, 1 and 4 games (one continued with --append), on different thread counts.
     let mut joined = Vec::new();
     for (first, games, threads) in [(0u64, 3u64, 2u32), (3, 1, 1), (4, 4, 2)] {
@@ -235,13 +237,13 @@ fn consecutive_shards_concatenate_to_the_bytes_of_one_run() {
     ));
     assert!(message.contains("cannot read openings"), "{message}");
     assert!(!checked.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn append_continues_a_shorter_or_truncated_run_to_the_same_bytes() {
-    let dir = temp_dir("append");
-    let expected = reference(&dir);
+    let scratch = temp_dir("append");
+    let dir = scratch.path();
+    let expected = reference(dir);
 
     // A run stopped after half the games, then continued on two threads.
     let half = dir.join("half.xqg");
@@ -266,7 +268,6 @@ fn append_continues_a_shorter_or_truncated_run_to_the_same_bytes() {
         stderr(&continued)
     );
     assert_eq!(std::fs::read(&cut).expect("file"), expected);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Games asked of the interrupted run: far more than are written before the first game reaches
@@ -284,7 +285,8 @@ fn interrupt(pid: u32) -> bool {
 
 #[test]
 fn ctrl_c_leaves_complete_games_that_append_continues() {
-    let dir = temp_dir("interrupt");
+    let scratch = temp_dir("interrupt");
+    let dir = scratch.path();
     let path = dir.join("interrupted.xqg");
     let mut child = Command::new(env!("CARGO_BIN_EXE_cotuong"))
         .arg("datagen")
@@ -334,13 +336,13 @@ fn ctrl_c_leaves_complete_games_that_append_continues() {
         std::fs::read(&continued).expect("file"),
         std::fs::read(&whole).expect("file")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
-    let dir = temp_dir("bad");
-    let expected = reference(&dir);
+    let scratch = temp_dir("bad");
+    let dir = scratch.path();
+    let expected = reference(dir);
     let reference = dir.join("reference.xqg");
 
     // An existing file is never overwritten without --append.
@@ -378,7 +380,6 @@ fn bad_input_fails_cleanly_and_leaves_the_file_alone() {
         &["--out", path_text(&dir.join("n.xqg")), "--nodes", "-5"],
     );
     assert!(!dir.join("n.xqg").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The number in `text` just before `marker` (e.g. "55" of "55% kept").
@@ -394,7 +395,8 @@ fn number_before(text: &str, marker: &str) -> f64 {
 
 #[test]
 fn the_summary_gives_positions_per_core_what_they_cost_and_what_the_trainer_keeps() {
-    let dir = temp_dir("kept");
+    let scratch = temp_dir("kept");
+    let dir = scratch.path();
     let out = dir.join("games.xqg");
     let run = run_datagen(&datagen_args(&out, GAMES, SEED, &["--threads", "2"]));
     assert!(run.status.success(), "{}", stderr(&run));
@@ -475,5 +477,4 @@ fn the_summary_gives_positions_per_core_what_they_cost_and_what_the_trainer_keep
         let share = number_before(settled, marker);
         assert!((0.0..=100.0).contains(&share), "{settled}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

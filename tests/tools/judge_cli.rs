@@ -2,8 +2,10 @@
 //! both rank numberings, in every notation and in UTF-8 and GB18030, several games, options,
 //! and clean errors on bad input.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempfile::NamedTempFile;
 
 use crate::common;
 use common::cli::{self, stderr, stdout};
@@ -18,13 +20,16 @@ fn judge(args: &[&str]) -> Output {
     cli::run("judge", args)
 }
 
-/// A file in the system temp directory, in a folder unique to this test process.
-fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-judge-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, contents).expect("write temp file");
-    path
+/// A fresh temporary file holding `contents`, removed when dropped, pass or fail; its name ends
+/// in `-NAME` (the extension and the name in messages are the test's).
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> NamedTempFile {
+    let mut file = tempfile::Builder::new()
+        .prefix("cotuong-judge-cli-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .expect("temp file");
+    file.write_all(contents.as_ref()).expect("write temp file");
+    file
 }
 
 /// The chase of `CHASE_MOVES`, written in each notation.
@@ -92,7 +97,8 @@ fn pgn_with_tags_comments_numbers_and_ranks_1_10() {
          1. b3a3 {{chariot to the a-file}} a8b8 2. a3b3 b8a8 ; a comment\n\
          3. b3a3 a8b8 (3... a8a9) 4. a3b3 b8a8 *\n"
     );
-    let path = temp_file("chase.pgn", &pgn);
+    let file = temp_file("chase.pgn", &pgn);
+    let path = file.path();
     let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -108,7 +114,8 @@ fn pgn_with_tags_comments_numbers_and_ranks_1_10() {
 
 #[test]
 fn pgn_without_fen_starts_from_the_initial_position() {
-    let path = temp_file("start.pgn", "1. h2-e2 h9-g7 2. h0-g2 1-0\n");
+    let file = temp_file("start.pgn", "1. h2-e2 h9-g7 2. h0-g2 1-0\n");
+    let path = file.path();
     let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -184,7 +191,8 @@ fn bad_input_is_a_clean_error() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let path = temp_file("bad.pgn", "1. h2e2 {never closed");
+    let file = temp_file("bad.pgn", "1. h2e2 {never closed");
+    let path = file.path();
     let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("comment"), "{}", stderr(&out));
@@ -276,7 +284,8 @@ fn pgn_from_standard_input() {
 #[test]
 fn pgn_in_every_notation_detected_or_forced() {
     for (notation, moves) in CHASE_RECORDS {
-        let path = temp_file(&format!("chase-{notation}.pgn"), chase_pgn(notation, moves));
+        let file = temp_file(&format!("chase-{notation}.pgn"), chase_pgn(notation, moves));
+        let path = file.path();
         let path = path.to_str().expect("utf-8 path");
         for args in [
             vec!["--pgn", path],
@@ -320,7 +329,8 @@ fn pgn_in_gb18030_and_utf8() {
         ("utf8.pgn", text.as_bytes().to_vec()),
         ("gbk.pgn", gbk.into_owned()),
     ] {
-        let path = temp_file(name, bytes);
+        let file = temp_file(name, bytes);
+        let path = file.path();
         let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         assert!(
@@ -338,7 +348,8 @@ fn several_games_and_game_selection() {
         chase_pgn("chase", CHASE_RECORDS[0].1),
         chase_pgn("again", CHASE_RECORDS[2].1)
     );
-    let path = temp_file("three.pgn", text);
+    let file = temp_file("three.pgn", text);
+    let path = file.path();
     let path = path.to_str().expect("utf-8 path");
     let out = judge(&["--pgn", path]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -367,7 +378,8 @@ fn bad_pgn_input_names_the_place() {
         "{}[Event \"bad\"]\n1. C2=5 H8+7\n2. H2+3 H2+2 *\n",
         chase_pgn("fine", CHASE_RECORDS[0].1)
     );
-    let path = temp_file("illegal.pgn", text);
+    let file = temp_file("illegal.pgn", text);
+    let path = file.path();
     let path = path.to_str().expect("utf-8 path");
     let err = fails_cleanly(&["--pgn", path]);
     assert!(
@@ -382,16 +394,19 @@ fn bad_pgn_input_names_the_place() {
         "{err}"
     );
     // Bytes that are neither UTF-8 nor GB18030.
-    let path = temp_file("binary.pgn", b"1. h2e2 \xFF\xFF\xFF".as_slice());
+    let file = temp_file("binary.pgn", b"1. h2e2 \xFF\xFF\xFF".as_slice());
+    let path = file.path();
     let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(err.contains("neither UTF-8"), "{err}");
     // An unknown notation, an empty file, a bad FEN tag.
     let err = fails_cleanly(&["--moves", "h2e2", "--notation", "klingon"]);
     assert!(err.contains("klingon") && err.contains("wxf"), "{err}");
-    let path = temp_file("empty.pgn", "\n\n");
+    let file = temp_file("empty.pgn", "\n\n");
+    let path = file.path();
     let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(err.contains("no game"), "{err}");
-    let path = temp_file("fen.pgn", "[FEN \"rnbakabnr/9 w\"]\n1. h2e2 *\n");
+    let file = temp_file("fen.pgn", "[FEN \"rnbakabnr/9 w\"]\n1. h2e2 *\n");
+    let path = file.path();
     let err = fails_cleanly(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(err.contains("game 1, line 1: bad FEN tag"), "{err}");
     // An ambiguous move on the command line.
@@ -416,10 +431,11 @@ fn a_result_tag_that_disagrees_with_the_referee_gets_a_note() {
         chase_pgn("tag", CHASE_MOVES).replace("0-1\n", "*\n")
     );
     let resigned = "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n";
-    let path = temp_file(
+    let file = temp_file(
         "results.pgn",
         format!("{agreeing}{disagreeing}{tagged}{resigned}"),
     );
+    let path = file.path();
     let out = judge(&["--pgn", path.to_str().expect("utf-8 path")]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
@@ -483,13 +499,15 @@ fn archive_files_are_judged_by_extension_or_content() {
     let out = judge(&[
         "--pgn",
         temp_file("saved-page.txt", &page)
+            .path()
             .to_str()
             .expect("utf-8 path"),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     // A cut XQF file: one error naming the file and the format.
     let xqf = std::fs::read(archive_file("encrypted.xqf")).expect("the test file");
-    let cut = temp_file("cut.xqf", &xqf[..500]);
+    let cut_file = temp_file("cut.xqf", &xqf[..500]);
+    let cut = cut_file.path();
     let err = fails_cleanly(&["--pgn", cut.to_str().expect("utf-8 path")]);
     assert!(
         err.contains("cut.xqf") && err.contains("not a valid XQF file"),

@@ -4,7 +4,7 @@
 //! input. One test draws the game in a real terminal (tmux) and reads the screen.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -54,13 +54,6 @@ fn stdout(out: &Output) -> String {
 /// The lines of `text` that start with `prefix`.
 fn lines_starting<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
     text.lines().filter(|l| l.starts_with(prefix)).collect()
-}
-
-/// A file path in a folder unique to this test process.
-fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
 }
 
 #[test]
@@ -152,7 +145,8 @@ fn a_scripted_game_in_four_notations_with_undo_hint_and_bad_input() {
 
 #[test]
 fn the_player_mates_and_the_referee_names_the_article_then_judge_agrees() {
-    let pgn = temp_path("mate.pgn");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let pgn = dir.path().join("mate.pgn");
     let script = format!(
         "fen {MATE_IN_ONE}\n车八进九\nh2e2\nsave {}\nquit\n",
         pgn.display()
@@ -352,7 +346,8 @@ fn quit_and_the_end_of_input_exit_with_status_zero() {
 
 #[test]
 fn the_saved_game_records_the_engine_level_and_time_control() {
-    let pgn = temp_path("settings.pgn");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let pgn = dir.path().join("settings.pgn");
     let input = format!("h2e2\nsave {}\nquit\n", pgn.display());
     let out = play(&["--nodes", NODES, "--level", "7"], &input);
     assert_eq!(out.status.code(), Some(0), "{out:?}");

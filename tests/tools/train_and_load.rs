@@ -13,9 +13,8 @@ const DATA: &str = "nnue/data/selfplay-a9d9115-n2000-s108.xqg.gz";
 
 #[test]
 fn a_net_trained_briefly_on_the_committed_data_loads_and_plays() {
-    let dir = std::env::temp_dir().join(format!("cotuong-train-and-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let net = dir.join("brief.nnue");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let net = dir.path().join("brief.nnue");
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DATA);
     let output = Command::new(env!("CARGO_BIN_EXE_cotuong"))
         .arg("train")
@@ -51,5 +50,4 @@ fn a_net_trained_briefly_on_the_committed_data_loads_and_plays() {
     let lines = e.go("depth 5");
     assert_eq!(best_move(&lines).len(), 4);
     e.quit();
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 /// A program from `env` (a path), else from `PATH` and /usr/games.
 fn find(env: Option<&str>, name: &str) -> Option<PathBuf> {
@@ -22,11 +23,12 @@ fn find(env: Option<&str>, name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cotuong-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh scratch folder for one test, named after it and removed when dropped, pass or fail.
+fn scratch(test: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cotuong-{test}-"))
+        .tempdir()
+        .expect("scratch dir")
 }
 
 /// What must not appear in a client's log or PGN.
@@ -58,7 +60,8 @@ fn cutechess_plays_cotuong_over_xboard() {
         );
         return;
     };
-    let dir = scratch("cutechess-xboard");
+    let scratch = scratch("cutechess-xboard");
+    let dir = scratch.path();
     let exe = env!("CARGO_BIN_EXE_cotuong");
     let pgn = dir.join("games.pgn");
     // Black to move in the second opening: cutechess then sends its dummy `b2b3` and a
@@ -71,7 +74,7 @@ fn cutechess_plays_cotuong_over_xboard() {
     )
     .expect("write openings");
     let out = Command::new(&cutechess)
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["-variant", "xiangqi"])
         .args([
             "-engine",
@@ -109,7 +112,6 @@ fn cutechess_plays_cotuong_over_xboard() {
     let games = std::fs::read_to_string(&pgn).expect("PGN written");
     assert_eq!(games.matches("[Variant \"xiangqi\"]").count(), 4, "{games}");
     assert_clean(&games, "the PGN");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// XBoard's headless match: `-mg 2` plays two games and exits, `-sgf` saves them.
@@ -156,14 +158,14 @@ fn xboard_match(xboard: &Path, dir: &Path, exe: &str) -> (String, String) {
 fn xboard_runs_an_engine_match_with_cotuong() {
     let xboard = find(None, "xboard").expect("xboard not found: apt-get install xboard");
     find(None, "xvfb-run").expect("xvfb-run not found: apt-get install xvfb");
-    let dir = scratch("xboard-gui");
+    let scratch = scratch("xboard-gui");
+    let dir = scratch.path();
     // XBoard starts the engine from its directory, under the engine's own name.
     let exe = dir.join("cotuong");
     std::fs::copy(env!("CARGO_BIN_EXE_cotuong"), &exe).expect("copy the engine");
-    let (pgn, debug) = xboard_match(&xboard, &dir, &exe.display().to_string());
+    let (pgn, debug) = xboard_match(&xboard, dir, &exe.display().to_string());
     assert_eq!(pgn.matches("[Variant \"xiangqi\"]").count(), 2, "{pgn}");
     assert!(pgn.contains("[White \"Cotuong"), "{pgn}");
     assert_clean(&pgn, "XBoard's PGN");
     assert!(debug.contains("feature done=1"), "no handshake in the log");
-    let _ = std::fs::remove_dir_all(&dir);
 }

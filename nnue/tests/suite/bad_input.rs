@@ -153,10 +153,10 @@ fn weights_that_could_overflow_are_rejected() {
 
 #[test]
 fn missing_files_and_directories_are_io_errors() {
-    let dir = std::env::temp_dir();
-    let err = Network::load_file(&dir).unwrap_err();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let err = Network::load_file(dir.path()).unwrap_err();
     assert!(matches!(err, LoadError::Io { .. }), "{err}");
-    let missing = dir.join("cotuong-no-such-net.nnue");
+    let missing = dir.path().join("cotuong-no-such-net.nnue");
     let err = Network::load_file(&missing).unwrap_err();
     assert!(err.to_string().starts_with("cannot read net file"), "{err}");
 }
@@ -164,12 +164,10 @@ fn missing_files_and_directories_are_io_errors() {
 #[test]
 fn a_good_file_loads_and_names_itself() {
     let file = good();
-    let dir = std::env::temp_dir().join(format!("cotuong-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("good.nnue");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("good.nnue");
     std::fs::write(&path, file.to_bytes()).unwrap();
     let net = Network::load_file(&path).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(net.hash(), file.weights_hash());
     assert_eq!(net.description(), file.header.description);
     assert_eq!(net.hidden(), 256);

@@ -83,12 +83,10 @@ mod tests {
 
     #[test]
     fn repeats_are_counted_within_and_across_files() {
-        let dir = std::env::temp_dir().join(format!("nnue-repeats-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let a = write_games(&dir, "a.xqg", &[1, 2, 1]);
-        let b = write_games(&dir, "b.xqg", &[2, 3]);
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let a = write_games(dir.path(), "a.xqg", &[1, 2, 1]);
+        let b = write_games(dir.path(), "b.xqg", &[2, 3]);
         let (per_file, total) = count_repeats(&[a, b]).expect("count");
-        std::fs::remove_dir_all(&dir).ok();
         let len = |seed| random_game(seed, 40).plies().len() as u64;
         assert_eq!(per_file[0].games, 3);
         assert_eq!(per_file[0].repeated_games, 1);

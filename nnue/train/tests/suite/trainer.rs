@@ -14,25 +14,20 @@ use nnue_train::train::{
 };
 use std::path::{Path, PathBuf};
 
-/// A scratch directory, removed when dropped.
-struct TempDir(PathBuf);
+/// A scratch folder for the test `name`, removed when dropped, pass or fail.
+struct Scratch(tempfile::TempDir);
 
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("nnue-trainer-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("nnue-trainer-{name}-"))
+            .tempdir()
+            .expect("a temporary folder");
+        Scratch(dir)
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path().join(name)
     }
 }
 
@@ -359,7 +354,7 @@ fn k_fitting_recovers_a_known_k() {
 
 #[test]
 fn loss_falls_on_material_labels() {
-    let dir = TempDir::new("falls");
+    let dir = Scratch::new("falls");
     let data = dir.path("games.xqg");
     write_games(&data, 0..160, 240);
     let out = dir.path("net.nnue");
@@ -465,7 +460,7 @@ fn small_run_args(data: &Path, out: &Path, extra: &[&str]) -> Args {
 
 #[test]
 fn the_same_seed_gives_the_same_bytes_whatever_the_thread_count() {
-    let dir = TempDir::new("determinism");
+    let dir = Scratch::new("determinism");
     let data = dir.path("games.xqg");
     write_games(&data, 0..60, 200);
     let out = dir.path("net.nnue");
@@ -482,7 +477,7 @@ fn the_same_seed_gives_the_same_bytes_whatever_the_thread_count() {
 
 #[test]
 fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
-    let dir = TempDir::new("resume");
+    let dir = Scratch::new("resume");
     let data = dir.path("games.xqg");
     write_games(&data, 0..40, 200);
     let straight = dir.path("straight.nnue");
@@ -589,7 +584,7 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
 
 #[test]
 fn corrupt_or_missing_data_is_a_clear_error() {
-    let dir = TempDir::new("corrupt");
+    let dir = Scratch::new("corrupt");
     let data = dir.path("games.xqg");
     write_games(&data, 0..3, 100);
     let bytes = std::fs::read(&data).unwrap();
@@ -726,7 +721,7 @@ fn float_eval_and_bound(net: &Network, file: &NetFile, pos: &Position, k: f64) -
 
 #[test]
 fn the_exported_net_parses_and_its_quantised_eval_matches_the_float_net() {
-    let dir = TempDir::new("export");
+    let dir = Scratch::new("export");
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-8.xqg");
     for (activation, features, factorise, configuration) in [
         ("screlu", "piece-square", false, false),
@@ -847,7 +842,7 @@ fn write_gzip(path: &Path, games: &[Game]) {
 
 #[test]
 fn streaming_yields_the_positions_of_the_in_memory_loader() {
-    let dir = TempDir::new("stream-load");
+    let dir = Scratch::new("stream-load");
     let plain = dir.path("a.xqg");
     write_games(&plain, 0..25, 180);
     let compressed = dir.path("b.xqg.gz");
@@ -914,7 +909,7 @@ fn streaming_yields_the_positions_of_the_in_memory_loader() {
 
 #[test]
 fn a_streamed_run_in_one_chunk_is_the_in_memory_run() {
-    let dir = TempDir::new("stream-run");
+    let dir = Scratch::new("stream-run");
     let data = dir.path("games.xqg");
     write_games(&data, 0..30, 200);
     let memory = dir.path("memory.nnue");
@@ -971,7 +966,7 @@ fn losses(r: &nnue_train::train::TrainReport) -> Vec<(f64, Option<f64>)> {
 
 #[test]
 fn a_validation_file_is_held_out_and_never_trained_on() {
-    let dir = TempDir::new("validation-file");
+    let dir = Scratch::new("validation-file");
     let data = dir.path("games.xqg");
     let games = write_games(&data, 0..40, 200);
     // The last 10 games, cut by the tool; the data file still holds them.
@@ -1045,7 +1040,7 @@ fn a_validation_file_is_held_out_and_never_trained_on() {
 
 #[test]
 fn a_net_files_validation_loss_at_its_own_k_is_the_trainers() {
-    let dir = TempDir::new("validate");
+    let dir = Scratch::new("validate");
     let data = dir.path("games.xqg");
     write_games(&data, 0..40, 200);
     let validation = dir.path("validation.xqg");

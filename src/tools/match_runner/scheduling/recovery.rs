@@ -225,6 +225,7 @@ mod tests {
     use super::super::run_settings::EngineSettings;
     use super::*;
     use crate::tools::match_runner::TimeControl;
+    use tempfile::TempDir;
 
     /// A recovery file written by version 1 of the format (two engines at depth 1, asian
     /// rules, one of its two games played), its engine command replaced by a placeholder.
@@ -256,18 +257,16 @@ mod tests {
         }
     }
 
-    fn scratch_file(test: &str) -> (PathBuf, PathBuf) {
-        let dir =
-            std::env::temp_dir().join(format!("cotuong-recovery-{test}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.json");
-        let _ = std::fs::remove_file(&path);
+    /// A fresh folder, removed when dropped (pass or fail), and the recovery file's path in it.
+    fn scratch_file() -> (TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("run.json");
         (dir, path)
     }
 
     #[test]
     fn round_trip_and_settings_check() {
-        let (dir, path) = scratch_file("round-trip");
+        let (_dir, path) = scratch_file();
         let run = version_1_run();
         let (file, mut state) = RecoveryFile::open(&path, &run).unwrap();
         assert!(state.games.is_empty());
@@ -308,12 +307,11 @@ mod tests {
             .err()
             .expect("unknown version");
         assert!(err.contains("has version 7"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn version_1_files_resume_with_the_same_settings() {
-        let (dir, path) = scratch_file("version-1");
+        let (_dir, path) = scratch_file();
         std::fs::write(&path, VERSION_1_FILE).unwrap();
         let run = version_1_run();
         let (file, state) = RecoveryFile::open(&path, &run).expect("the same run resumes");
@@ -324,12 +322,11 @@ mod tests {
         file.save(&state).unwrap();
         let (_, again) = RecoveryFile::open(&path, &run).unwrap();
         assert_eq!(again, state);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn version_1_files_of_other_runs_are_refused() {
-        let (dir, path) = scratch_file("version-1-other");
+        let (_dir, path) = scratch_file();
         std::fs::write(&path, VERSION_1_FILE).unwrap();
         let other = RunSettings {
             rule_set: RuleSet::Vietnamese,
@@ -341,7 +338,6 @@ mod tests {
         assert!(err.contains("other settings"), "{err}");
         assert!(err.contains("saved: engines [a = @COTUONG@"), "{err}");
         assert!(err.contains(OTHER_RUN_HINT), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

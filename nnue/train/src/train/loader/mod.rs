@@ -164,9 +164,8 @@ mod tests {
     /// smaller chunks, other batches over the same positions; a new shuffle every epoch.
     #[test]
     fn both_loaders_yield_every_position_once_an_epoch_in_seeded_batches() {
-        let dir = std::env::temp_dir().join(format!("cotuong-loader-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.xqg");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("games.xqg");
         let mut bytes = Vec::new();
         for seed in 0..12 {
             synthetic_games::random_game(seed, 160).encode_into(&mut bytes);
@@ -205,6 +204,5 @@ mod tests {
             all.sort_by_key(|p| format!("{p:?}"));
             assert!(all == sorted, "every position once");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
