@@ -1,7 +1,7 @@
-//! engine-core's tests: notation, PGN and game files, the rules of the Law and the Asian rule
-//! book against their cases and against other programs' verdicts, perft, and properties of the
-//! board. One test binary for all of them (a binary per file made the suite spend most of its
-//! build linking).
+//! engine-core's tests: notation, PGN and game files, the rules of the Law, the Asian rule
+//! book and the WXF manual's diagrams against their cases and against other programs' verdicts,
+//! perft, and properties of the board. One test binary for all of them (a binary per file made
+//! the suite spend most of its build linking).
 
 mod axf_repetition;
 mod game_files;
@@ -12,4 +12,5 @@ mod properties;
 mod pyffish_oracle;
 mod rules_law_cases;
 mod rules_outcomes;
+mod wxf_manual;
 mod wxf_oracle;
