@@ -8,9 +8,8 @@
 //! The cases the file leaves unasserted get a verdict under both rule sets in
 //! [`UNASSERTED_IN_FILE`], with its source.
 
-use engine_core::{
-    adjudicate, Color, GameResult, Position, RankBase, RuleId, RuleOptions, RuleSet,
-};
+use super::repetition_cases::{judge, read_cases, Case};
+use engine_core::{RuleId, RuleSet};
 
 /// The cases, committed with the crate's test data (`tests/data/README.md` gives the source).
 const DATA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/axf-repetition.tsv");
@@ -62,49 +61,8 @@ const UNASSERTED_IN_FILE: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-struct Case {
-    id: String,
-    fen: String,
-    moves: Vec<String>,
-    side_to_move: Color,
-    expected: String,
-    comment: String,
-}
-
 fn cases() -> Vec<Case> {
-    let data = std::fs::read_to_string(DATA_PATH)
-        .unwrap_or_else(|e| panic!("cannot read {DATA_PATH}: {e}"));
-    let mut out = Vec::new();
-    for line in data.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 6, "malformed line: {line}");
-        let side_to_move = match f[3] {
-            "w" => Color::Red,
-            "b" => Color::Black,
-            other => panic!("bad side {other} in {line}"),
-        };
-        out.push(Case {
-            id: f[0].to_string(),
-            fen: f[1].to_string(),
-            moves: f[2].split_whitespace().map(str::to_string).collect(),
-            side_to_move,
-            expected: f[4].to_string(),
-            comment: f[5].to_string(),
-        });
-    }
-    out
-}
-
-/// The file's word for `result` seen by `side`.
-fn view(result: GameResult, side: Color) -> &'static str {
-    match (result, side) {
-        (GameResult::Draw, _) => "draw",
-        (GameResult::RedWins, Color::Red) | (GameResult::BlackWins, Color::Black) => "win",
-        _ => "loss",
-    }
+    read_cases(DATA_PATH)
 }
 
 /// The verdict asserted for a case the file leaves unasserted, under `rule_set`.
@@ -123,22 +81,9 @@ fn unasserted_verdict(id: &str, rule_set: RuleSet) -> Option<&'static str> {
 fn check_all(rule_set: RuleSet, overrides: &[(&str, &str, &str)]) {
     let cases = cases();
     assert_eq!(cases.len(), 33, "the file holds 33 cases");
-    let options = RuleOptions::for_rule_set(rule_set);
     let mut failures = Vec::new();
     for case in &cases {
-        let start = Position::from_fen(&case.fen).expect("valid FEN");
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        for text in &case.moves {
-            let mv = pos
-                .parse_move(text, RankBase::Zero)
-                .unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            pos.make_move(mv);
-            moves.push(mv);
-        }
-        assert_eq!(pos.side_to_move(), case.side_to_move, "{}", case.id);
-        let verdict = adjudicate(&start, &moves, &options)
-            .unwrap_or_else(|| panic!("{}: no verdict after the repetition", case.id));
+        let (verdict, got) = judge(case, rule_set);
         assert!(
             matches!(
                 verdict.rule,
@@ -148,7 +93,6 @@ fn check_all(rule_set: RuleSet, overrides: &[(&str, &str, &str)]) {
             case.id,
             verdict.rule
         );
-        let got = view(verdict.result, case.side_to_move);
         let expected = overrides
             .iter()
             .find(|(id, _, _)| *id == case.id)
@@ -161,15 +105,6 @@ fn check_all(rule_set: RuleSet, overrides: &[(&str, &str, &str)]) {
             "{}: no verdict asserted under {}",
             case.id,
             rule_set.name()
-        );
-        println!(
-            "{} [{}] {} got {} ({}): {}",
-            case.id,
-            rule_set.name(),
-            case.comment,
-            got,
-            verdict.rule.id(),
-            verdict.explanation
         );
         if got != expected {
             failures.push(format!(

@@ -10,6 +10,7 @@ mod perft_suite;
 mod pgn;
 mod properties;
 mod pyffish_oracle;
+mod repetition_cases;
 mod rules_law_cases;
 mod rules_outcomes;
 mod wxf_manual;

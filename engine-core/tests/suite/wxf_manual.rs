@@ -5,7 +5,8 @@
 //! Every case must get the manual's verdict except those in [`KNOWN_DIFFERENCES`], which must
 //! still get another one: the list can only shrink as the referee learns the manual's rulings.
 
-use engine_core::{adjudicate, Color, GameResult, Position, RankBase, RuleOptions, RuleSet};
+use super::repetition_cases::{judge, read_cases, Case};
+use engine_core::RuleSet;
 
 /// The cases, committed with the crate's test data (`tests/data/README.md` gives the source).
 const DATA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wxf-manual.tsv");
@@ -44,78 +45,8 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("W-L650", "as W71-75e (the same position)"),
 ];
 
-struct Case {
-    id: String,
-    fen: String,
-    moves: Vec<String>,
-    side_to_move: Color,
-    expected: String,
-    comment: String,
-}
-
 fn cases() -> Vec<Case> {
-    let data = std::fs::read_to_string(DATA_PATH)
-        .unwrap_or_else(|e| panic!("cannot read {DATA_PATH}: {e}"));
-    let mut out = Vec::new();
-    for line in data.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 6, "malformed line: {line}");
-        let side_to_move = match f[3] {
-            "w" => Color::Red,
-            "b" => Color::Black,
-            other => panic!("bad side {other} in {line}"),
-        };
-        out.push(Case {
-            id: f[0].to_string(),
-            fen: f[1].to_string(),
-            moves: f[2].split_whitespace().map(str::to_string).collect(),
-            side_to_move,
-            expected: f[4].to_string(),
-            comment: f[5].to_string(),
-        });
-    }
-    out
-}
-
-/// The file's word for `result` seen by `side`.
-fn view(result: GameResult, side: Color) -> &'static str {
-    match (result, side) {
-        (GameResult::Draw, _) => "draw",
-        (GameResult::RedWins, Color::Red) | (GameResult::BlackWins, Color::Black) => "win",
-        _ => "loss",
-    }
-}
-
-/// The verdict of `rule_set` on `case`, from the side to move's view.
-fn verdict(case: &Case, rule_set: RuleSet) -> String {
-    let start = Position::from_fen(&case.fen).expect("valid FEN");
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for text in &case.moves {
-        let mv = pos
-            .parse_move(text, RankBase::Zero)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        pos.make_move(mv);
-        moves.push(mv);
-    }
-    assert_eq!(pos.side_to_move(), case.side_to_move, "{}", case.id);
-    let options = RuleOptions::for_rule_set(rule_set);
-    let ruling = adjudicate(&start, &moves, &options)
-        .unwrap_or_else(|| panic!("{}: no verdict after the repetition", case.id));
-    let got = view(ruling.result, case.side_to_move);
-    println!(
-        "{} [{}] {} got {} ({}): {}",
-        case.id,
-        rule_set.name(),
-        case.comment,
-        got,
-        ruling.rule.id(),
-        ruling.explanation
-    );
-    got.to_string()
+    read_cases(DATA_PATH)
 }
 
 #[test]
@@ -124,7 +55,7 @@ fn wxf_manual_cases_under_the_asian_rules() {
     assert_eq!(cases.len(), CASE_COUNT, "the file holds {CASE_COUNT} cases");
     let mut failures = Vec::new();
     for case in &cases {
-        let got = verdict(case, RuleSet::Asian);
+        let (_, got) = judge(case, RuleSet::Asian);
         let known = KNOWN_DIFFERENCES.iter().any(|(id, _)| *id == case.id);
         if known && got == case.expected {
             failures.push(format!(
