@@ -2,6 +2,7 @@
 //! single values (at least one round, one or two games, a positive number of seconds) are
 //! clap's; what depends on several options together is in `validate.rs`.
 
+use super::super::engines::{at_least, whole_number};
 use super::super::scheduling::Format;
 use engine_core::RuleSet;
 use std::path::PathBuf;
@@ -158,29 +159,6 @@ pub(super) struct MatchOptions {
     /// an engine or playing.
     #[arg(long)]
     pub(super) check: bool,
-}
-
-/// Whole numbers from `min` on.
-fn at_least<T: TryFrom<u64>>(min: u64) -> impl Fn(&str) -> Result<T, String> + Clone {
-    whole_number(min, u64::MAX)
-}
-
-/// Whole numbers from `min` to `max`. Written out because clap's own range parser words its
-/// error with the type's maximum ("0 is not in 1..18446744073709551615").
-fn whole_number<T: TryFrom<u64>>(min: u64, max: u64) -> impl Fn(&str) -> Result<T, String> + Clone {
-    move |text| {
-        let n: u64 = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("'{text}' is not a whole number"))?;
-        if n < min {
-            return Err(format!("must be at least {min}"));
-        }
-        if n > max {
-            return Err(format!("must be at most {max}"));
-        }
-        T::try_from(n).map_err(|_| format!("{n} is too large"))
-    }
 }
 
 /// A positive, finite number of seconds (below a million, so that it makes a `Duration`).

@@ -3,6 +3,7 @@
 //! every engine unless the engine sets them itself.
 
 use super::super::games::TimeControl;
+use super::whole_number::at_least;
 use super::wire::{Dialect, FenLetters, WireFormat};
 use engine_core::RankBase;
 use std::path::PathBuf;
@@ -106,21 +107,11 @@ impl EngineConfig {
                     )));
                 }
                 "nodes" => {
-                    let n: u64 = value
-                        .parse()
-                        .map_err(|_| format!("nodes '{value}' is not a whole number"))?;
-                    if n == 0 {
-                        return Err("nodes must be at least 1".into());
-                    }
+                    let n = at_least(1)(&value).map_err(|e| format!("nodes {e}"))?;
                     tc = Some(TimeControl::Nodes(n));
                 }
                 "depth" => {
-                    let d: u32 = value
-                        .parse()
-                        .map_err(|_| format!("depth '{value}' is not a whole number"))?;
-                    if d == 0 {
-                        return Err("depth must be at least 1".into());
-                    }
+                    let d = at_least(1)(&value).map_err(|e| format!("depth {e}"))?;
                     tc = Some(TimeControl::Depth(d));
                 }
                 k => match k.strip_prefix("option.") {
