@@ -540,3 +540,125 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The WXF manual's cases (`engine-core/tests/data/wxf-manual.tsv`) as the referee reads them.
+#[path = "../../engine-core/tests/suite/repetition_cases.rs"]
+#[allow(dead_code)]
+mod repetition_cases;
+
+/// The game `start` + `moves` cut to the stretch the repetition rule judges at its end: from the
+/// first occurrence of the final position (the start of the two laps) to the end.
+fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+    let mut positions = vec![start.clone()];
+    for &mv in moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.make_move(mv);
+        positions.push(next);
+    }
+    let last = &positions[moves.len()];
+    let first = positions
+        .iter()
+        .position(|p| p.key() == last.key() && p.side_to_move() == last.side_to_move())
+        .unwrap_or(0);
+    let from = Position::from_fen(&positions[first].to_fen()).expect("a FEN of a legal position");
+    (from, moves[first..].to_vec())
+}
+
+/// The move played from the final position of `start` + `moves` when it occurred last before:
+/// the move that continues the cycle.
+fn move_after_previous_occurrence(start: &Position, moves: &[Move]) -> Move {
+    let mut positions = vec![start.clone()];
+    for &mv in moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.make_move(mv);
+        positions.push(next);
+    }
+    let last = &positions[moves.len()];
+    let previous = positions[..moves.len()]
+        .iter()
+        .rposition(|p| p.key() == last.key() && p.side_to_move() == last.side_to_move())
+        .expect("the final position occurred before");
+    moves[previous]
+}
+
+#[test]
+fn the_search_scores_the_wxf_manual_cases_as_the_referee_judges_them() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-core/tests/data/wxf-manual.tsv"
+    );
+    let mut failures = Vec::new();
+    let mut irregular = 0;
+    for case in repetition_cases::read_cases(path) {
+        let (start, mut moves) = play(&case.fen, &case.moves.join(" "));
+        // Some cases run past the ply where the repetition is judged: stop there.
+        let decided = (1..=moves.len())
+            .find(|&n| adjudicate(&start, &moves[..n], &RuleOptions::default()).is_some())
+            .unwrap_or(moves.len());
+        moves.truncate(decided);
+        let (start, moves) = from_first_occurrence(&start, &moves);
+        let next_in_cycle = move_after_previous_occurrence(&start, &moves);
+        let half = moves.len() / 2;
+        let two_equal_laps = moves.len() % 2 == 0 && moves[..half] == moves[half..];
+        irregular += usize::from(!two_equal_laps);
+        for rule_set in RuleSet::ALL {
+            let options = RuleOptions::for_rule_set(rule_set);
+            let label = format!("{} ({})", case.id, rule_set.name());
+            let Some(verdict) = adjudicate(&start, &moves, &options) else {
+                failures.push(format!("{label}: no verdict on the last two laps"));
+                continue;
+            };
+            let expected = match verdict.result {
+                GameResult::Draw => Draw,
+                GameResult::RedWins => Loses(Black),
+                GameResult::BlackWins => Loses(Red),
+            };
+            // The side completing the cycle.
+            let (history, last) = moves.split_at(moves.len() - 1);
+            let completer = if moves.len() % 2 == 1 {
+                start.side_to_move()
+            } else {
+                start.side_to_move().opponent()
+            };
+            let got = search_score(&start, history, last[0], &options);
+            if got != expected_score(expected, completer) {
+                failures.push(format!(
+                    "{label}: the referee rules {expected:?}; the completing move scored {got}"
+                ));
+            }
+            // The other side: one ply later, its move (the next of the cycle) completes it. Only
+            // two equal laps rotate so; a stretch of two different cycles through one position
+            // (the manual's Diagram 80 and three others) repeats nothing one ply later.
+            if !two_equal_laps {
+                continue;
+            }
+            let mut later = start.clone();
+            later.make_move(moves[0]);
+            let later = Position::from_fen(&later.to_fen()).expect("a FEN of a legal position");
+            let mut extended = moves[1..].to_vec();
+            extended.push(next_in_cycle);
+            match adjudicate(&later, &extended, &options) {
+                Some(v) if v.result == verdict.result => {}
+                other => {
+                    failures.push(format!(
+                        "{label}: one ply later the referee rules {:?}, not {expected:?}",
+                        other.map(|v| v.result)
+                    ));
+                    continue;
+                }
+            }
+            let (history, last) = extended.split_at(extended.len() - 1);
+            let got = search_score(&later, history, last[0], &options);
+            if got != expected_score(expected, completer.opponent()) {
+                failures.push(format!(
+                    "{label}: the referee rules {expected:?}; the other side's move scored {got}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        irregular <= 4,
+        "{irregular} cases judged from the completing side only"
+    );
+}

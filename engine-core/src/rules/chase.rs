@@ -12,11 +12,12 @@
 //!   chases (Điều 23 point 9, Điều 24.24-24.25); with the per-target intersection of the cycle
 //!   judge this also makes a General/Pawn taking turns with another piece a draw.
 //! - A pinned attacker (one whose removal would expose its own general, flying general included)
-//!   does not chase, even the piece that pins it along a line: Điều 24.23 (a chariot confined to
-//!   a line by a cannon: "its movements along that line are not attacks"). A piece pinned because
-//!   it blocks a horse's leg threatens that horse, and chases it when its own move made the
-//!   threat (Điều 24.19 Hình 50: the chariot parrying the horse's check by blocking its leg); the
-//!   chariot that stays pinned "cannot move, so it is not chasing" the horse (Điều 24.15 Hình 39).
+//!   threatens only the pieces that pin it, and only its own move can make that a chase: the
+//!   chariot that steps into a horse's leg (Điều 24.19 Hình 50) or between a checking cannon and
+//!   its general (Hình 37) chases the checking piece; the chariot that stays pinned "cannot move,
+//!   so it is not chasing" (Điều 24.15 Hình 39), and a chariot confined to a line by a cannon
+//!   moves along it without attacking anything anew (Điều 24.23: "its movements along that line
+//!   are not attacks").
 //! - Targets are every enemy piece except the general; a soldier only once it has crossed the
 //!   river (Điều 23 point 3, Điều 24.21, 24.27).
 //! - A threat counts when the target is unprotected or only falsely protected (no legal immediate
@@ -112,10 +113,11 @@ pub struct Threat {
     /// Why repeating this threat is forbidden; `None` when it is allowed (a really protected,
     /// mobile target, or an offer between equal pieces).
     pub chase: Option<ChaseReason>,
-    /// The attacker is pinned by the target, a horse whose leg it blocks (see `leg_pinners`).
-    /// Only the attacker's own move can create such a threat: a piece that "cannot move because
-    /// of an opponent's Knight" and stays where it is does not chase it (Điều 24.15 Hình 39,
-    /// Asian Diagrams 39-41), while one that moves into the horse's leg does (Hình 50).
+    /// The attacker is pinned by the target (see `pinners`). Only the attacker's own move can
+    /// create such a threat: a piece that "cannot move because of an opponent's Knight" and
+    /// stays where it is does not chase it (Điều 24.15 Hình 39, Asian Diagrams 39-41), while one
+    /// that moves into the horse's leg does (Hình 50), or between a checking cannon and its
+    /// general (Hình 37).
     pub by_pinned_piece: bool,
 }
 
@@ -189,28 +191,29 @@ fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused:
 }
 
 /// Whether removing `color`'s piece on `sq` would expose `color`'s general to an enemy piece not
-/// in `excused`: such a piece is pinned. A pinned attacker threatens at most the horse whose leg
-/// it blocks (Điều 24.23, 24.19 Hình 50; see `leg_pinners`); a pinned target that cannot move may
-/// not be chased (Điều 23 point 7).
+/// in `excused`: such a piece is pinned. A pinned attacker threatens at most the pieces that pin
+/// it (see `pinners`); a pinned target that cannot move may not be chased (Điều 23 point 7).
 fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
     general_attacked(pos, color, pos.general_square(color), occ, excused)
 }
 
-/// The enemy horses, not in `excused`, that pin `color`'s piece on `sq` by its blocking their
-/// leg: those that would attack `color`'s general if the piece were removed. Such a pinned piece
-/// still threatens the horse: a chariot that parries a horse's check by blocking its leg can take
-/// the horse next move, and doing so again and again is a chase (Điều 24.19 Hình 50; Asian
-/// Diagram 50). A piece pinned on a line by a chariot, cannon or the flying general threatens
-/// nothing, not even its pinner: "the movement of the chariot along the line will not constitute
-/// a chase on any opponent's piece" (Điều 24.23; Asian Diagrams 63-66).
-fn leg_pinners(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> Bitboard {
+/// The enemy pieces, not in `excused`, that pin `color`'s piece on `sq`: those that would attack
+/// `color`'s general if the piece were removed. A pinned piece threatens its pinners only (taking
+/// a pinner is legal when nothing else checks), and only its own move can make that a chase: a
+/// chariot that parries a horse's check by blocking its leg (Điều 24.19 Hình 50; Asian Diagram
+/// 50) or a cannon's check by stepping between (Hình 37; Asian Diagram 37) chases the checking
+/// piece, while a piece that stays pinned "cannot move, so it is not chasing" (Điều 24.15 Hình
+/// 39; Asian Diagrams 39-41), and a chariot confined to a line by a cannon, already attacking
+/// its pinner, moves along the line without attacking anything anew (Điều 24.23; Asian Diagrams
+/// 63-66).
+fn pinners(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> Bitboard {
     let occ = pos.occupied() ^ Bitboard::from_square(sq);
     let general = pos.general_square(color);
     let enemy = color.opponent();
-    let horses = pos.pieces_of(enemy, PieceKind::Horse) & !excused;
+    let candidates = pos.pieces(enemy) & !excused;
     let file_occ = attacks::file_occupancy(occ, general.file());
-    pos.attackers_with(general, occ, file_occ, horses, enemy)
+    pos.attackers_with(general, occ, file_occ, candidates, enemy)
 }
 
 /// Pieces of `defender` that attack `sq` on a board with occupancy `occ` (generals only by
@@ -337,9 +340,8 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
         }
         let pinned = is_pinned(pos, chaser, a, chaser_excused);
         if pinned {
-            // A piece pinned on a line threatens nothing; one pinned by blocking a horse's leg
-            // threatens that horse (see `leg_pinners`).
-            hits &= leg_pinners(pos, chaser, a, chaser_excused);
+            // A pinned piece threatens only the pieces that pin it (see `pinners`).
+            hits &= pinners(pos, chaser, a, chaser_excused);
             if hits.is_empty() {
                 continue;
             }
@@ -482,16 +484,23 @@ mod tests {
     }
 
     #[test]
-    fn pinned_attacker_does_not_chase() {
+    fn pinned_attacker_threatens_only_its_pinner() {
         // The red chariot e3 is pinned by the black cannon e8 (the advisor e1 would be the only
-        // screen left). Taking the unprotected cannon along the pin line is legal, but a pinned
-        // piece does not chase (Điều 24.15, 24.23).
+        // screen left). Taking the unprotected cannon along the pin line is legal: a threat on
+        // the pinner, marked so that only the chariot's own move can make it a chase.
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/4A4/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("e3"), sq("e8"))));
-        assert!(threats(&pos, Color::Red, &ChaseRules::default()).is_empty());
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!((list[0].attacker, list[0].target), (sq("e3"), sq("e8")));
+        assert!(list[0].by_pinned_piece);
+        // The same chariot pinned, with a black horse on a3 in its reach: it may not leave the
+        // file, so the horse is not threatened.
+        let pos = Position::from_fen("3k5/4c4/9/9/9/9/n3R4/9/4A4/4K4 w - - 0 1").expect("fen");
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert!(list.iter().all(|t| t.target != sq("a3")), "{list:?}");
         // A chariot pinned by a horse (it blocks the horse's leg) threatens that horse, which it
-        // can take: the rook of Điều 24.15 Hình 39 does not chase because it never moves, so no
-        // move of its side creates the threat.
+        // can take.
         let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/2nR5/4K4 w - - 0 1").expect("fen");
         assert!(pos.is_legal(Move::new(sq("d1"), sq("c1"))));
         assert_eq!(
@@ -499,11 +508,10 @@ mod tests {
             [(sq("d1"), sq("c1"), ChaseReason::Unprotected)]
         );
         // Unpinned (no advisor screen: the cannon cannot check through one piece less), the same
-        // chariot threatens the unprotected cannon.
+        // chariot threatens the unprotected cannon as any piece does.
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/4R4/9/9/4K4 w - - 0 1").expect("fen");
-        assert_eq!(
-            forbidden(&pos, Color::Red),
-            [(sq("e3"), sq("e8"), ChaseReason::Unprotected)]
-        );
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert!(!list[0].by_pinned_piece);
     }
 }

@@ -30,10 +30,10 @@
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::piece::{Color, PieceKind};
-use crate::position::Position;
+use crate::position::{Position, Undo};
 use crate::square::Square;
 
-use super::chase::{threats, ChaseReason, ThreatList};
+use super::chase::{threats, ChaseReason, ChaseRules, ThreatList};
 use super::mate_threat::threatens_mate_in_one_on;
 use super::{RuleOptions, RuleSet};
 
@@ -129,7 +129,7 @@ pub fn analyze_cycle(
         } else {
             ThreatList::new()
         };
-        board.make_move(mv);
+        let undo = board.make_move(mv);
         identity[to.index()] = identity[from.index()];
         moved[m] = true;
         if check {
@@ -142,38 +142,55 @@ pub fn analyze_cycle(
             continue;
         }
         let after = threats(&board, mover, chase_rules);
+        // Targets (by identity) of threats the move made directly, by discovery or by moving a
+        // screen, and of threats it made only by undermining a protector.
         let mut created = Bitboard::EMPTY;
+        let mut undermined = Bitboard::EMPTY;
         let mut reasons = [None::<ChaseReason>; 90];
         for t in &after {
             let Some(reason) = t.chase else {
                 continue;
             };
-            // A pinned piece's threat on the horse pinning it counts only when its own move
-            // made it (see `Threat::by_pinned_piece`).
-            if t.by_pinned_piece && t.attacker != to {
-                continue;
-            }
             // Where the attacker stood before the move (only the moved piece changed square).
             let attacker_before = if t.attacker == to { from } else { t.attacker };
             let earlier = before
                 .iter()
                 .find(|b| b.attacker == attacker_before && b.target == t.target);
-            let is_new = match earlier {
+            let undermining = match earlier {
                 // The move created the attack: directly, by discovery or by moving a screen.
-                None => true,
+                None => false,
                 // The attack was there; the move made it win material (undermined a protector).
-                Some(b) => {
-                    reason.wins_material() && !b.chase.is_some_and(ChaseReason::wins_material)
+                Some(b)
+                    if reason.wins_material()
+                        && !b.chase.is_some_and(ChaseReason::wins_material) =>
+                {
+                    true
                 }
+                Some(_) => continue,
             };
-            if is_new {
-                let id = identity[t.target.index()] as usize;
-                if let Some(sq) = Square::from_index(id) {
+            // A pinned piece's threat on its pinner counts only when its own move made it, or
+            // when another move took the pinner's protection away (see `Threat::by_pinned_piece`).
+            if t.by_pinned_piece && t.attacker != to && !undermining {
+                continue;
+            }
+            let id = identity[t.target.index()] as usize;
+            if let Some(sq) = Square::from_index(id) {
+                if undermining {
+                    undermined.insert(sq);
+                } else {
                     created.insert(sq);
-                    reasons[id] = Some(reason);
                 }
+                reasons[id] = Some(reason);
             }
         }
+        // A move that parries a forbidden threat on one of the mover's pieces (by blocking it,
+        // taking a screen away, fleeing) is a defence: what it undermines on the way is not a
+        // chase (Điều 24.22: the chariot's side, moving only the cannon's screens, does not
+        // chase; Điều 24.15 Hình 39).
+        if undermined.any() && parries_a_threat(&mut board, mv, undo, chase_rules) {
+            undermined = Bitboard::EMPTY;
+        }
+        let created = created | undermined;
         for id in created {
             last_reason[m][id.index()] = reasons[id.index()];
         }
@@ -239,6 +256,27 @@ pub fn analyze_cycle(
         checks,
         mate_threat,
         loser,
+    })
+}
+
+/// Whether `mv`, just made on `board` (`undo` takes it back), took away a forbidden threat the
+/// opponent had on one of the mover's pieces: the threat is gone, or no longer forbidden, once
+/// the piece (if it moved) stands on its new square. The board is restored before returning.
+fn parries_a_threat(board: &mut Position, mv: Move, undo: Undo, rules: &ChaseRules) -> bool {
+    let opponent = board.side_to_move();
+    let after = threats(board, opponent, rules);
+    board.unmake_move(mv, undo);
+    let before = threats(board, opponent, rules);
+    board.make_move(mv);
+    before.iter().filter(|b| b.chase.is_some()).any(|b| {
+        let target = if b.target == mv.from() {
+            mv.to()
+        } else {
+            b.target
+        };
+        !after
+            .iter()
+            .any(|a| a.chase.is_some() && a.attacker == b.attacker && a.target == target)
     })
 }
 

@@ -8,13 +8,18 @@
 //! repetition judge, and a checks-only mate-in-two search costs tens of microseconds per move.
 //! The cycle judge asks only about moves that would otherwise continue a chase, so the test
 //! costs nothing on the cycles that cannot be decided by it.
+//!
+//! Only a mate by a **quiet** move makes a mate threat. A mate that has to capture first is a
+//! threat to capture (dọa bắt), judged as such: the Law's own examples rule the chase lost where
+//! the chasing piece would mate by taking its target (Hình 53, 56) or another piece (Hình 74),
+//! as the WXF manual does for the same diagrams.
 
 use crate::piece::Color;
 use crate::position::Position;
 
 /// Whether `attacker`, having just moved in `board` (the opponent is to move and not in check),
-/// threatens to checkmate next move: after a pass by the opponent, some legal checking move of
-/// `attacker` leaves the opponent without a legal move. When the opponent is in check the move
+/// threatens to checkmate next move: after a pass by the opponent, some legal, non-capturing
+/// checking move of `attacker` leaves the opponent without a legal move. When the opponent is in check the move
 /// is a check, not a mate threat, and the answer is `false`; so is the answer for the side to
 /// move (it has not just moved). The board is lent by the caller (the cycle judge, which needs
 /// no copy) and restored before returning.
@@ -26,7 +31,7 @@ pub(crate) fn threatens_mate_in_one_on(board: &mut Position, attacker: Color) ->
     // The attacker cannot be in check: it has just made a legal move.
     let mut found = false;
     for mv in board.legal_moves() {
-        if !board.gives_check(mv) {
+        if board.piece_at(mv.to()).is_some() || !board.gives_check(mv) {
             continue;
         }
         let undo = board.make_move(mv);
@@ -62,6 +67,17 @@ mod tests {
         // Without the horse the general escapes to e8: no mate in one.
         let p = pos("4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1");
         assert!(!threatens_mate_in_one(&p, Color::Red));
+    }
+
+    #[test]
+    fn a_mate_that_captures_is_no_mate_threat() {
+        // The red chariot a0 mates by a0a9 only if it takes the black horse there first: that is
+        // a threat to capture, not a mate threat.
+        let p = pos("n3k4/9/9/3N5/9/9/9/9/9/R2K5 b - - 0 1");
+        assert!(!threatens_mate_in_one(&p, Color::Red));
+        // Without the horse, the same a0a9 is a quiet mate: a mate threat.
+        let p = pos("4k4/9/9/3N5/9/9/9/9/9/R2K5 b - - 0 1");
+        assert!(threatens_mate_in_one(&p, Color::Red));
     }
 
     #[test]
