@@ -259,8 +259,9 @@ pub static OPTIONS: &[OptionSpec] = &[
             values: RuleSet::NAMES,
         },
         hidden: false,
-        // The rule book, and its default check cap for the no-capture rule (a `CheckCap` sent
-        // afterwards overrides it). Stored scores were found under the old rules: cleared.
+        // The rule book, and its defaults for the check cap of the no-capture rule and the
+        // immobile-target rule (a `CheckCap` or `ImmobileTargetRule` sent afterwards overrides
+        // them). Stored scores were found under the old rules: cleared.
         apply: |o, v| {
             let rule_set: RuleSet = combo(v);
             o.rules.rule_set = rule_set;
@@ -268,6 +269,7 @@ pub static OPTIONS: &[OptionSpec] = &[
                 o.check_cap = cap;
             }
             o.rules.no_capture_checks = o.check_counting();
+            o.rules.chase.immobile_target_counts = rule_set.immobile_targets_count();
             Effect::ClearHash
         },
     },
@@ -672,6 +674,13 @@ mod tests {
         assert_eq!(o.set("checkcap", Some("3")), Ok(Effect::None));
         assert_eq!(o.rules.no_capture_checks, CheckCounting::CapPerSide(3));
         assert_eq!(o.rules.rule_set, RuleSet::Asian);
+        assert!(!o.rules.chase.immobile_target_counts);
+        // ImmobileTargetRule sent afterwards overrides the rule set's.
+        assert_eq!(
+            o.set("ImmobileTargetRule", Some("true")),
+            Ok(Effect::ClearHash)
+        );
+        assert!(o.rules.chase.immobile_target_counts);
         // UCCI spelling, any case; back to the Law and its defaults.
         assert_eq!(o.set("ruleset", Some("vietnamese")), Ok(Effect::ClearHash));
         assert_eq!(o.rules, RuleOptions::default());

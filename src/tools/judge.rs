@@ -92,9 +92,14 @@ pub struct JudgeArgs {
     /// Perpetual check against perpetual chase.
     #[arg(long, value_enum, default_value = "checker-loses")]
     pub check_vs_chase: CheckVsChaseArg,
-    /// Do not treat an immobile but protected target as chased (Điều 23 point 7 off).
-    #[arg(long)]
+    /// Do not treat an immobile but protected target as chased (Điều 23 point 7 off; the default
+    /// under the Asian rules).
+    #[arg(long, conflicts_with = "immobile_rule")]
     pub no_immobile_rule: bool,
+    /// Treat an immobile but protected target as chased (Điều 23 point 7 on; the default under
+    /// the Law).
+    #[arg(long)]
+    pub immobile_rule: bool,
 }
 
 /// Parses `per-side:N`, `total:N` or `all`.
@@ -206,7 +211,12 @@ fn rule_options(args: &JudgeArgs) -> RuleOptions {
         CheckVsChaseArg::CheckerLoses => CheckVersusChase::CheckerLoses,
         CheckVsChaseArg::Draw => CheckVersusChase::Draw,
     };
-    options.chase.immobile_target_counts = !args.no_immobile_rule;
+    if args.no_immobile_rule {
+        options.chase.immobile_target_counts = false;
+    }
+    if args.immobile_rule {
+        options.chase.immobile_target_counts = true;
+    }
     options
 }
 
@@ -341,6 +351,17 @@ mod tests {
         assert_eq!(custom.repetition_threshold, 4);
         assert!(
             !options(&["--no-immobile-rule"])
+                .chase
+                .immobile_target_counts
+        );
+        // Off by default under the Asian rules; on again by the flag.
+        assert!(
+            !options(&["--rule-set", "asian"])
+                .chase
+                .immobile_target_counts
+        );
+        assert!(
+            options(&["--rule-set", "asian", "--immobile-rule"])
                 .chase
                 .immobile_target_counts
         );

@@ -91,9 +91,8 @@ impl Default for RuleOptions {
 
 impl RuleOptions {
     /// The defaults of `rule_set`: the third occurrence judges a repetition, 60 moves without
-    /// capture draw, the perpetual checker loses against a chaser, a pinned immobile target may
-    /// not be chased, bare material draws; checks counted toward the no-capture limit per the
-    /// rule set.
+    /// capture draw, the perpetual checker loses against a chaser, bare material draws; the
+    /// immobile-target rule and the checks counted toward the no-capture limit per the rule set.
     pub fn for_rule_set(rule_set: RuleSet) -> RuleOptions {
         RuleOptions {
             rule_set,
@@ -101,7 +100,9 @@ impl RuleOptions {
             no_capture_moves: 60,
             no_capture_checks: rule_set.no_capture_checks(),
             check_vs_chase: CheckVersusChase::default(),
-            chase: ChaseRules::default(),
+            chase: ChaseRules {
+                immobile_target_counts: rule_set.immobile_targets_count(),
+            },
             insufficient_material_draw: true,
         }
     }

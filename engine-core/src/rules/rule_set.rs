@@ -10,6 +10,10 @@
 //! - a move that threatens mate and also attacks a piece: the Law classes it as a mate threat,
 //!   which is allowed (Điều 22 term 3, Điều 23 point 2, 24.5-24.7); the Asian rules count the
 //!   attack (a mate threat there is an idle move, and the forbidden reading wins);
+//! - a really protected piece that is pinned and cannot move: the Law forbids chasing it (Điều 23
+//!   point 7); the Asian rules have no such rule (a pinned chariot is covered by their value and
+//!   take-back rules, Diagrams 39-41 and 63-65), and the WXF manual's Diagram 97 rules a draw
+//!   where the chaser keeps attacking advisors that are pinned and cannot move;
 //! - the no-capture rule: the Law counts at most 5 checking plies per side toward the limit
 //!   (Điều 12 c); the Asian rules let a side's first 10 checks count.
 //!
@@ -63,6 +67,12 @@ impl RuleSet {
     /// Whether a move that threatens mate is a mate threat (allowed) even when it also attacks
     /// a piece, rather than a chase.
     pub fn mate_threats_excuse_attacks(self) -> bool {
+        self == RuleSet::Vietnamese
+    }
+
+    /// Whether a really protected target that is pinned and cannot move may still not be chased
+    /// (Điều 23 point 7), by default.
+    pub fn immobile_targets_count(self) -> bool {
         self == RuleSet::Vietnamese
     }
 

@@ -291,7 +291,8 @@ const CASES: &[LawCase] = &[
     // Điều 23 point 7, Điều 24.15 (Hình 39-41): the black horse e7 is pinned against its general
     // by the chariot e2 and cannot move; the chariot f7 really protects it, but a piece that
     // cannot move may not be attacked perpetually (the red cannon a7 gets a screen on every
-    // move). Red loses. (Differs from the Asian rules; see the option test below.)
+    // move). Red loses. (The Asian rules have no such rule: a draw there; see also the option
+    // test below.)
     LawCase {
         name: "protected but immobile target",
         fen: "4k4/3c5/C3nr3/9/1N7/9/9/4R4/9/3K5 w - - 0 1",
@@ -509,9 +510,11 @@ const CASES: &[LawCase] = &[
 /// comment cites the Law's article or diagram (Hình), and the Law's Điều 24 examples are the
 /// Asian book's diagrams (rules digest §3.3); the Asian verdicts here were also checked against
 /// Fairy-Stockfish's AXF rules through pyffish (`bench/oracle/asian_rules_pyffish.py`, output
-/// in `asian_rules_pyffish.out`): all six agree. Fairy-Stockfish differs on two cases whose
-/// comments say the Asian rules differ but which are not listed here ("protected but immobile
-/// target", "confined chariot does not chase"): there our Asian rule set keeps the Law's verdict.
+/// in `asian_rules_pyffish.out`): all six agree, and Fairy-Stockfish's draw on "protected but
+/// immobile target" (no immobile-target rule in the Asian book; `RuleSet::immobile_targets_count`)
+/// is listed too. Fairy-Stockfish differs on one case whose comment says the Asian rules differ
+/// but which is not listed here ("confined chariot does not chase"): there our Asian rule set
+/// keeps the Law's verdict, which is the Asian book's (Diagram 63).
 const ASIAN_DIFFERENCES: &[(&str, Expect)] = &[
     (
         "check that attacks, then attack (chariot)",
@@ -534,6 +537,7 @@ const ASIAN_DIFFERENCES: &[(&str, Expect)] = &[
         Loses(Red, PerpetualChase),
     ),
     ("chase answered by a mate threat", Draw),
+    ("protected but immobile target", Draw),
 ];
 
 /// Parses and plays the case's moves, asserting each is legal.
