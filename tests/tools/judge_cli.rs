@@ -514,3 +514,66 @@ fn archive_files_are_judged_by_extension_or_content() {
         "{err}"
     );
 }
+
+/// The WXF manual's cases (`engine-core/tests/data/wxf-manual.tsv`) as the referee reads them.
+#[path = "../../engine-core/tests/suite/repetition_cases.rs"]
+#[allow(dead_code)]
+mod repetition_cases;
+
+#[test]
+fn wxf_manual_cases_judged_as_the_referee_rules_them() {
+    use engine_core::{adjudicate, Position, RankBase, RuleOptions, RuleSet};
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-core/tests/data/wxf-manual.tsv"
+    );
+    let cases = repetition_cases::read_cases(path);
+    let mut pgn = String::new();
+    for case in &cases {
+        pgn.push_str(&format!(
+            "[Event \"{}\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n{} *\n\n",
+            case.id,
+            case.fen,
+            case.moves.join(" ")
+        ));
+    }
+    let file = temp_file("wxf-manual.pgn", pgn);
+    let file_path = file.path().to_str().expect("utf-8 path");
+    for rule_set in RuleSet::ALL {
+        let out = judge(&[
+            "--pgn",
+            file_path,
+            "--notation",
+            "iccs",
+            "--ranks",
+            "0",
+            "--rule-set",
+            rule_set.name(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let results: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("result "))
+            .collect();
+        assert_eq!(results.len(), cases.len(), "{text}");
+        let options = RuleOptions::for_rule_set(rule_set);
+        for (case, printed) in cases.iter().zip(results) {
+            let start = Position::from_fen(&case.fen).expect("valid FEN");
+            let mut pos = start.clone();
+            let moves: Vec<_> = case
+                .moves
+                .iter()
+                .map(|t| {
+                    let mv = pos.parse_move(t, RankBase::Zero).expect("legal move");
+                    pos.make_move(mv);
+                    mv
+                })
+                .collect();
+            let verdict = adjudicate(&start, &moves, &options).expect("a repetition verdict");
+            let expected = format!("{} {}", verdict.result.pgn(), verdict.rule.id());
+            assert_eq!(printed, expected, "{} ({})", case.id, rule_set.name());
+        }
+    }
+}
