@@ -27,7 +27,8 @@
 //!   (Điều 23 point 6, Điều 24.11, 24.22, 24.23).
 //! - A really protected target that is pinned and cannot move at all still counts (Điều 23
 //!   point 7 "bị ghim không dịch chuyển được", 24.15); switchable with
-//!   [`ChaseRules::immobile_target_counts`]. A piece that merely has no free square (an elephant
+//!   [`ChaseRules::immobile_target_counts`], off by default under the Asian rules, which have no
+//!   such rule (`RuleSet::immobile_targets_count`). A piece that merely has no free square (an elephant
 //!   with both eyes blocked, an advisor boxed in by its own pieces) is an ordinary protected
 //!   target.
 //! - Same kind against same kind (chariot/chariot, cannon/cannon, horse/horse) where the target
@@ -91,7 +92,8 @@ impl ChaseReason {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ChaseRules {
     /// Whether a really protected target that is pinned and has no legal move is still chased
-    /// (Điều 23 point 7).
+    /// (Điều 23 point 7). The default is the Law's; `RuleOptions::for_rule_set` takes the rule
+    /// set's.
     pub immobile_target_counts: bool,
 }
 
