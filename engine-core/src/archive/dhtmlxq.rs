@@ -1,6 +1,6 @@
 //! DhtmlXQ, the game text of dpxq.com's web boards: fields `[DhtmlXQ_name]value[/DhtmlXQ_name]`
 //! inside `[DhtmlXQ]...[/DhtmlXQ]`. `binit` is the board (32 two-digit squares in the order of
-//! [`super::board`], `99` for a piece off the board; absent: the initial position), `movelist`
+//! `archive/board.rs`, `99` for a piece off the board; absent: the initial position), `movelist`
 //! the main line as four digits a move; a square is its file (0-8 from Red's left) and its row
 //! from Black's side (0-9). `red`, `black`, `event`, `date`, `place`, `round`, `title` and
 //! `result` (`红胜`, `黑胜`, `和棋`, ...) name the game. Variations (`move_1_2_3`) are passed over.
