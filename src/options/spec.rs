@@ -171,7 +171,7 @@ pub(crate) fn check(v: &OptionValue) -> bool {
 }
 
 /// An enum a combo option is stored as: its values and their names on the wire, declared once
-/// with [`combo_values!`](crate::options::combo_values) next to the enum.
+/// with `combo_values!` next to the enum.
 pub trait ComboValue: Copy + 'static {
     /// Every value, in announcement order.
     const VALUES: &'static [Self];

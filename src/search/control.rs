@@ -20,7 +20,7 @@ pub struct SearchControl {
     /// Nodes per thread, published by each worker (one cache line each: every worker writes its
     /// counter at every node, and counters sharing a line would make the threads fight over it).
     nodes: Vec<PaddedCounter>,
-    /// The moves the threads are searching now (see [`Deferral`]).
+    /// The moves the threads are searching now (see `Deferral`).
     pub deferral: Deferral,
 }
 

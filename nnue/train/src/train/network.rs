@@ -168,7 +168,7 @@ impl Network {
         net.randomised(seed)
     }
 
-    /// A factorised network on `features` (see [`factor_rows`]): the inputs' rows start at zero
+    /// A factorised network on `features` (see `factor_rows`): the inputs' rows start at zero
     /// and the shared block random, so every bucket starts as one piece-square net and
     /// learns only its difference from what all buckets share. The export folds the shared
     /// block into the buckets ([`Network::folded`]). `None` for a set with a single block.
