@@ -202,6 +202,12 @@ pub struct Args {
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f32,
 
+    /// Learning-rate scale of the buckets' own rows in a factorised net (1: as fast as the
+    /// shared block, so a bucket learns at twice its pace; 0.5 holds them to it). Needs
+    /// --factorise.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_positive_f32, requires = "factorise")]
+    pub bucket_lr: f32,
+
     /// Output-weight quantisation QB: output weights are stored as round(w * QB) and clipped to
     /// 127 / QB (finer steps, narrower range as QB grows).
     #[arg(long, default_value_t = super::quantise::DEFAULT_QB, value_parser = clap::value_parser!(i32).range(8..=1024))]
@@ -394,6 +400,9 @@ impl Args {
         opt("lr-step-epochs", self.lr_step_epochs.to_string());
         opt("lr-gamma", self.lr_gamma.to_string());
         opt("weight-decay", self.weight_decay.to_string());
+        if self.factorise {
+            opt("bucket-lr", self.bucket_lr.to_string());
+        }
         opt("qb", self.qb.to_string());
         opt("lambda", self.lambda.to_string());
         if let Some(k) = self.k {
@@ -572,6 +581,19 @@ mod tests {
         assert!(Args::parse_from(["d", "--chunk", "0"]).is_err());
         // A fixed validation file replaces the fraction; both at once are refused.
         assert!(Args::parse_from(["d", "--validation", "0.1", "--validation-file", "v"]).is_err());
+        // The bucket rows' learning rate needs a factorised net, and a positive scale.
+        assert!(Args::parse_from(["d", "--bucket-lr", "0.5"]).is_err());
+        let args = [
+            "d",
+            "--features",
+            "attack-bucket",
+            "--factorise",
+            "--bucket-lr",
+        ];
+        assert!(Args::parse_from(args.iter().chain(&["0"])).is_err());
+        let scaled = Args::parse_from(args.iter().chain(&["0.5"])).unwrap();
+        assert_eq!(scaled.bucket_lr, 0.5);
+        assert!(scaled.command_line().contains(" --bucket-lr 0.5"));
     }
 
     #[test]

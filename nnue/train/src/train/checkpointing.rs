@@ -90,7 +90,8 @@ pub(crate) fn resume(path: &Path, args: &Args, fingerprint: u64) -> Result<Check
         path: path.to_path_buf(),
         error,
     })?;
-    let c = Checkpoint::parse(&bytes, args.weight_decay).map_err(fail)?;
+    let mut c = Checkpoint::parse(&bytes, args.weight_decay).map_err(fail)?;
+    c.adam.bucket_lr_scale = args.bucket_lr;
     if c.net.features() != args.features
         || c.net.is_factorised() != args.factorise
         || c.net.hidden() != args.hidden

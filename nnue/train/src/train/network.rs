@@ -100,6 +100,16 @@ impl Layout {
         }
     }
 
+    /// The bucket rows of a factorised network's feature weights (each bucket's own difference
+    /// from the shared block, which follows them); empty when it is not factorised.
+    pub fn bucket_rows(&self) -> Range<usize> {
+        if self.factor_rows > 0 {
+            0..self.inputs * self.hidden
+        } else {
+            0..0
+        }
+    }
+
     /// Total number of parameters.
     pub fn len(&self) -> usize {
         self.range(ParamGroup::OutputBiases).end

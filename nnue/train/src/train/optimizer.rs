@@ -27,6 +27,11 @@ pub struct AdamW {
     pub(crate) steps: u64,
     /// Decoupled weight decay, applied to weights, not biases.
     pub weight_decay: f32,
+    /// Learning-rate scale of a factorised network's bucket rows. With Adam each row moves by
+    /// about the learning rate, and an input trains its bucket row and the shared row alike, so
+    /// at 1 a bucket learns at twice the shared block's pace; below 1 its own rows lean on what
+    /// every bucket learns. An option, like the decay, not state.
+    pub bucket_lr_scale: f32,
 }
 
 impl AdamW {
@@ -37,7 +42,14 @@ impl AdamW {
             v: vec![0.0; len],
             steps: 0,
             weight_decay,
+            bucket_lr_scale: 1.0,
         }
+    }
+
+    /// The same state with the bucket rows' learning rate scaled by `scale`.
+    pub fn with_bucket_lr_scale(mut self, scale: f32) -> AdamW {
+        self.bucket_lr_scale = scale;
+        self
     }
 
     /// Steps taken.
@@ -53,6 +65,8 @@ impl AdamW {
         let correction1 = 1.0 - BETA1.powi(t);
         let correction2 = 1.0 - BETA2.powi(t);
         let layout = net.layout().clone();
+        let bucket_rows = layout.bucket_rows();
+        let bucket_lr = lr * self.bucket_lr_scale;
         let params = net.params_mut();
         for group in ParamGroup::ALL {
             let range = layout.range(group);
@@ -76,14 +90,64 @@ impl AdamW {
                             *g += *s;
                         }
                     }
-                    for (((w, m), v), g) in w.iter_mut().zip(m).zip(v).zip(&g) {
+                    for (i, (((w, m), v), g)) in w.iter_mut().zip(m).zip(v).zip(&g).enumerate() {
                         *m = BETA1 * *m + (1.0 - BETA1) * g;
                         *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                         let update = (*m / correction1) / ((*v / correction2).sqrt() + EPSILON);
+                        let lr = if bucket_rows.contains(&(start + i)) {
+                            bucket_lr
+                        } else {
+                            lr
+                        };
                         *w -= lr * (update + decay * *w);
                         *w = w.clamp(-bound, bound);
                     }
                 });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::network::Activation;
+    use nnue::features::{FeatureSet, OutputBuckets};
+
+    /// One step with the same gradient on every parameter: a factorised net's bucket rows move
+    /// by the scaled learning rate, its shared rows and everything else by the full one.
+    #[test]
+    fn bucket_rows_learn_at_their_scale() {
+        let mut net = Network::factorised(
+            FeatureSet::AttackBuckets,
+            32,
+            OutputBuckets::Single,
+            Activation::Screlu,
+            3,
+        )
+        .expect("a factorised net");
+        let before = net.params().to_vec();
+        let layout = net.layout().clone();
+        let buckets = layout.bucket_rows();
+        let shared = buckets.end..layout.range(ParamGroup::FeatureWeights).end;
+        assert!(!buckets.is_empty() && !shared.is_empty());
+        let gradient = vec![vec![1.0f32; before.len()]];
+        let mut adam = AdamW::new(before.len(), 0.0).with_bucket_lr_scale(0.25);
+        let lr = 1e-4;
+        adam.step(&mut net, &gradient, lr, 64);
+        let moved = |i: usize| before[i] - net.params()[i];
+        for i in [buckets.start, buckets.end - 1] {
+            assert!(
+                (moved(i) - 0.25 * lr).abs() < 1e-7,
+                "bucket row {i}: {}",
+                moved(i)
+            );
+        }
+        for i in [
+            shared.start,
+            shared.end - 1,
+            layout.range(ParamGroup::OutputWeights).start,
+        ] {
+            assert!((moved(i) - lr).abs() < 1e-7, "parameter {i}: {}", moved(i));
         }
     }
 }

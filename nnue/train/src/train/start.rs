@@ -74,7 +74,8 @@ pub(crate) fn start(
     } else {
         Network::with_features(features, hidden, buckets, args.activation, args.seed)
     };
-    let adam = AdamW::new(net.params().len(), args.weight_decay);
+    let adam =
+        AdamW::new(net.params().len(), args.weight_decay).with_bucket_lr_scale(args.bucket_lr);
     Ok(Start {
         net,
         adam,
