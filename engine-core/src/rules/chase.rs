@@ -501,6 +501,11 @@ mod tests {
         let pos = Position::from_fen("3k5/4c4/9/9/9/9/n3R4/9/4A4/4K4 w - - 0 1").expect("fen");
         let list = threats(&pos, Color::Red, &ChaseRules::default());
         assert!(list.iter().all(|t| t.target != sq("a3")), "{list:?}");
+        // A red horse pinned on the e-file by the black chariot e7 cannot reach its pinner: it
+        // threatens neither the chariot nor the cannon d4 it could take if it were free.
+        let pos = Position::from_fen("3k5/9/4r4/9/9/3c5/9/4N4/9/4K4 w - - 0 1").expect("fen");
+        let list = threats(&pos, Color::Red, &ChaseRules::default());
+        assert!(list.is_empty(), "{list:?}");
         // A chariot pinned by a horse (it blocks the horse's leg) threatens that horse, which it
         // can take.
         let pos = Position::from_fen("5k3/9/9/9/9/9/9/9/2nR5/4K4 w - - 0 1").expect("fen");

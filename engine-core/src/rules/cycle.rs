@@ -347,6 +347,33 @@ mod tests {
         assert_eq!(report.plies, 4);
     }
 
+    /// Whether Black's `text` parries a forbidden threat of Red's in `fen` (Black to move).
+    fn black_parries(fen: &str, text: &str) -> bool {
+        let mut board = Position::from_fen(fen).expect("fen");
+        let mv = board.parse_move(text, RankBase::Zero).expect("legal");
+        let undo = board.make_move(mv);
+        let parried = parries_a_threat(&mut board, mv, undo, &ChaseRules::default());
+        assert_eq!(board.side_to_move(), Color::Red, "the board is restored");
+        parried
+    }
+
+    #[test]
+    fn a_parry_takes_a_forbidden_threat_away() {
+        // The red chariot a0 attacks the unprotected cannon a7 and the unprotected horse c0.
+        let fen = "4k4/9/c8/9/9/9/9/9/9/R1n2K3 b - - 0 1";
+        // The cannon runs off the file: the threat on it is gone, the one on the horse stands.
+        assert!(black_parries(fen, "a7b7"));
+        // It runs up the file and is attacked on its new square: no parry, with or without the
+        // horse.
+        assert!(!black_parries(fen, "a7a8"));
+        assert!(!black_parries(
+            "4k4/9/c8/9/9/9/9/9/9/R4K3 b - - 0 1",
+            "a7a8"
+        ));
+        // An idle general's move leaves both threats: no parry.
+        assert!(!black_parries(fen, "e9d9"));
+    }
+
     #[test]
     fn bad_cycles_are_errors() {
         let pos = Position::startpos();
