@@ -9,7 +9,9 @@
 //!   is the target of a forbidden threat *created* by every one of its moves (Điều 23 points 3-8).
 //!   Two pieces taking turns against one target chase it (point 3, 24.29); one piece against two
 //!   targets in turn does not (point 4, 24.28), because no single target survives the
-//!   intersection.
+//!   intersection. A threat the move only made real by undermining a protector does not count
+//!   when the same move parried a forbidden threat on one of the mover's own pieces: a defence
+//!   is not a chase (Điều 24.22 Hình 61; Điều 24.15 Hình 39).
 //! - Under the Law a checking move is a check and nothing else, even when the checking piece
 //!   also attacks the chased piece: "one check, one chase" and "several checks, one chase" are
 //!   draws (Điều 23 point 2, Điều 24.8 Hình 13: "neither perpetual check nor perpetual chase").
@@ -26,6 +28,8 @@
 //! expensive part (a move generation and a mate test per checking reply), so it runs last and only
 //! for a side that would otherwise lose by perpetual chase: the cycle is replayed and that side's
 //! moves are tested until one threatens mate. A cycle that no chase can decide costs nothing more.
+//! The parry test (the opponent's threats before and after the move) runs only for a move that
+//! undermined something.
 
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
