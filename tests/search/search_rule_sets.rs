@@ -546,15 +546,21 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
 #[allow(dead_code)]
 mod repetition_cases;
 
-/// The game `start` + `moves` cut to the stretch the repetition rule judges at its end: from the
-/// first occurrence of the final position (the start of the two laps) to the end.
-fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+/// Every position of the game `start` + `moves`, the start first.
+fn positions_of(start: &Position, moves: &[Move]) -> Vec<Position> {
     let mut positions = vec![start.clone()];
     for &mv in moves {
         let mut next = positions[positions.len() - 1].clone();
         next.make_move(mv);
         positions.push(next);
     }
+    positions
+}
+
+/// The game `start` + `moves` cut to the stretch the repetition rule judges at its end: from the
+/// first occurrence of the final position (the start of the two laps) to the end.
+fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+    let positions = positions_of(start, moves);
     let last = &positions[moves.len()];
     let first = positions
         .iter()
@@ -567,12 +573,7 @@ fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Mov
 /// The move played from the final position of `start` + `moves` when it occurred last before:
 /// the move that continues the cycle.
 fn move_after_previous_occurrence(start: &Position, moves: &[Move]) -> Move {
-    let mut positions = vec![start.clone()];
-    for &mv in moves {
-        let mut next = positions[positions.len() - 1].clone();
-        next.make_move(mv);
-        positions.push(next);
-    }
+    let positions = positions_of(start, moves);
     let last = &positions[moves.len()];
     let previous = positions[..moves.len()]
         .iter()
