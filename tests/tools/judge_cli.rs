@@ -577,3 +577,32 @@ fn wxf_manual_cases_judged_as_the_referee_rules_them() {
         }
     }
 }
+
+#[test]
+fn the_laws_immobile_target_rule_decides_wxf_diagram_97() {
+    // The WXF manual's Diagram 97 (the Law's Hình 97): the chased advisors are pinned and cannot
+    // move. Under the Law's Điều 23 point 7 (on by default) Red chases them; without it the
+    // threat to check and capture is allowed (Điều 24.34): a draw, the manual's ruling.
+    let fen = "C1Na5/3Rak3/4bc3/2p6/n5b2/9/1p6r/4B4/4A4/2B1KA3 w - - 0 1";
+    let moves = "a9a8 f8f9 a8a9 f9f8 a9a8 f8f9 a8a9 f9f8 a9a8 f8f9";
+    let first_line = |extra: &[&str]| {
+        let mut args = vec!["--fen", fen, "--moves", moves, "--ranks", "0"];
+        args.extend_from_slice(extra);
+        let out = judge(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out).lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(first_line(&[]), "result 0-1 perpetual-chase");
+    assert_eq!(
+        first_line(&["--no-immobile-rule"]),
+        "result 1/2-1/2 repetition-draw"
+    );
+    assert_eq!(
+        first_line(&["--rule-set", "asian"]),
+        "result 1/2-1/2 repetition-draw"
+    );
+    assert_eq!(
+        first_line(&["--rule-set", "asian", "--immobile-rule"]),
+        "result 0-1 perpetual-chase"
+    );
+}
