@@ -196,8 +196,7 @@ fn move_is_safe(pos: &Position, color: Color, from: Square, to: Square, excused:
 /// in `excused`: such a piece is pinned. A pinned attacker threatens at most the pieces that pin
 /// it (see `pinners`); a pinned target that cannot move may not be chased (Điều 23 point 7).
 fn is_pinned(pos: &Position, color: Color, sq: Square, excused: Bitboard) -> bool {
-    let occ = pos.occupied() ^ Bitboard::from_square(sq);
-    general_attacked(pos, color, pos.general_square(color), occ, excused)
+    pinners(pos, color, sq, excused).any()
 }
 
 /// The enemy pieces, not in `excused`, that pin `color`'s piece on `sq`: those that would attack
@@ -340,10 +339,11 @@ pub fn threats(pos: &Position, chaser: Color, rules: &ChaseRules) -> ThreatList 
         if hits.is_empty() {
             continue;
         }
-        let pinned = is_pinned(pos, chaser, a, chaser_excused);
+        let pinned_by = pinners(pos, chaser, a, chaser_excused);
+        let pinned = pinned_by.any();
         if pinned {
             // A pinned piece threatens only the pieces that pin it (see `pinners`).
-            hits &= pinners(pos, chaser, a, chaser_excused);
+            hits &= pinned_by;
             if hits.is_empty() {
                 continue;
             }
