@@ -522,7 +522,7 @@ mod repetition_cases;
 
 #[test]
 fn wxf_manual_cases_judged_as_the_referee_rules_them() {
-    use engine_core::{adjudicate, Position, RankBase, RuleOptions, RuleSet};
+    use engine_core::RuleSet;
 
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -558,20 +558,8 @@ fn wxf_manual_cases_judged_as_the_referee_rules_them() {
             .filter_map(|l| l.strip_prefix("result "))
             .collect();
         assert_eq!(results.len(), cases.len(), "{text}");
-        let options = RuleOptions::for_rule_set(rule_set);
         for (case, printed) in cases.iter().zip(results) {
-            let start = Position::from_fen(&case.fen).expect("valid FEN");
-            let mut pos = start.clone();
-            let moves: Vec<_> = case
-                .moves
-                .iter()
-                .map(|t| {
-                    let mv = pos.parse_move(t, RankBase::Zero).expect("legal move");
-                    pos.make_move(mv);
-                    mv
-                })
-                .collect();
-            let verdict = adjudicate(&start, &moves, &options).expect("a repetition verdict");
+            let (verdict, _) = repetition_cases::judge(case, rule_set);
             let expected = format!("{} {}", verdict.result.pgn(), verdict.rule.id());
             assert_eq!(printed, expected, "{} ({})", case.id, rule_set.name());
         }
