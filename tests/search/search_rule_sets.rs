@@ -546,21 +546,15 @@ fn a_side_behind_keeps_up_a_lawful_cycle_and_leaves_a_forbidden_one() {
 #[allow(dead_code)]
 mod repetition_cases;
 
-/// Every position of the game `start` + `moves`, the start first.
-fn positions_of(start: &Position, moves: &[Move]) -> Vec<Position> {
+/// The game `start` + `moves` cut to the stretch the repetition rule judges at its end: from the
+/// first occurrence of the final position (the start of the two laps) to the end.
+fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
     let mut positions = vec![start.clone()];
     for &mv in moves {
         let mut next = positions[positions.len() - 1].clone();
         next.make_move(mv);
         positions.push(next);
     }
-    positions
-}
-
-/// The game `start` + `moves` cut to the stretch the repetition rule judges at its end: from the
-/// first occurrence of the final position (the start of the two laps) to the end.
-fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
-    let positions = positions_of(start, moves);
     let last = &positions[moves.len()];
     let first = positions
         .iter()
@@ -568,18 +562,6 @@ fn from_first_occurrence(start: &Position, moves: &[Move]) -> (Position, Vec<Mov
         .unwrap_or(0);
     let from = Position::from_fen(&positions[first].to_fen()).expect("a FEN of a legal position");
     (from, moves[first..].to_vec())
-}
-
-/// The move played from the final position of `start` + `moves` when it occurred last before:
-/// the move that continues the cycle.
-fn move_after_previous_occurrence(start: &Position, moves: &[Move]) -> Move {
-    let positions = positions_of(start, moves);
-    let last = &positions[moves.len()];
-    let previous = positions[..moves.len()]
-        .iter()
-        .rposition(|p| p.key() == last.key() && p.side_to_move() == last.side_to_move())
-        .expect("the final position occurred before");
-    moves[previous]
 }
 
 #[test]
@@ -598,29 +580,17 @@ fn the_search_scores_the_wxf_manual_cases_as_the_referee_judges_them() {
             .unwrap_or(moves.len());
         moves.truncate(decided);
         let (start, moves) = from_first_occurrence(&start, &moves);
-        let next_in_cycle = move_after_previous_occurrence(&start, &moves);
         let half = moves.len() / 2;
         let two_equal_laps = moves.len() % 2 == 0 && moves[..half] == moves[half..];
         irregular += usize::from(!two_equal_laps);
         for rule_set in RuleSet::ALL {
             let options = RuleOptions::for_rule_set(rule_set);
             let label = format!("{} ({})", case.id, rule_set.name());
-            let Some(verdict) = adjudicate(&start, &moves, &options) else {
-                failures.push(format!("{label}: no verdict on the last two laps"));
-                continue;
-            };
-            let expected = match verdict.result {
-                GameResult::Draw => Draw,
-                GameResult::RedWins => Loses(Black),
-                GameResult::BlackWins => Loses(Red),
-            };
-            // The side completing the cycle.
+            let expected = referee(&start, &moves, &options);
+            // The side completing the cycle (the stretch starts and ends with the same side to
+            // move, so it has an even number of plies).
             let (history, last) = moves.split_at(moves.len() - 1);
-            let completer = if moves.len() % 2 == 1 {
-                start.side_to_move()
-            } else {
-                start.side_to_move().opponent()
-            };
+            let completer = start.side_to_move().opponent();
             let got = search_score(&start, history, last[0], &options);
             if got != expected_score(expected, completer) {
                 failures.push(format!(
@@ -636,17 +606,15 @@ fn the_search_scores_the_wxf_manual_cases_as_the_referee_judges_them() {
             let mut later = start.clone();
             later.make_move(moves[0]);
             let later = Position::from_fen(&later.to_fen()).expect("a FEN of a legal position");
+            // Two equal laps: the cycle's first move continues it.
             let mut extended = moves[1..].to_vec();
-            extended.push(next_in_cycle);
-            match adjudicate(&later, &extended, &options) {
-                Some(v) if v.result == verdict.result => {}
-                other => {
-                    failures.push(format!(
-                        "{label}: one ply later the referee rules {:?}, not {expected:?}",
-                        other.map(|v| v.result)
-                    ));
-                    continue;
-                }
+            extended.push(moves[0]);
+            let later_verdict = referee(&later, &extended, &options);
+            if later_verdict != expected {
+                failures.push(format!(
+                    "{label}: one ply later the referee rules {later_verdict:?}, not {expected:?}"
+                ));
+                continue;
             }
             let (history, last) = extended.split_at(extended.len() - 1);
             let got = search_score(&later, history, last[0], &options);
