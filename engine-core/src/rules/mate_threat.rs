@@ -19,9 +19,9 @@ use crate::position::Position;
 
 /// Whether `attacker`, having just moved in `board` (the opponent is to move and not in check),
 /// threatens to checkmate next move: after a pass by the opponent, some legal, non-capturing
-/// checking move of `attacker` leaves the opponent without a legal move. When the opponent is in check the move
-/// is a check, not a mate threat, and the answer is `false`; so is the answer for the side to
-/// move (it has not just moved). The board is lent by the caller (the cycle judge, which needs
+/// checking move of `attacker` leaves the opponent without a legal move. When the opponent is in
+/// check the move is a check, not a mate threat, and the answer is `false`; so is the answer for
+/// the side to move (it has not just moved). The board is lent by the caller (the cycle judge, which needs
 /// no copy) and restored before returning.
 pub(crate) fn threatens_mate_in_one_on(board: &mut Position, attacker: Color) -> bool {
     if board.side_to_move() == attacker || board.in_check() {
