@@ -42,6 +42,7 @@ const app = {
   analysis: null, // the last `analysis` message for the cursor's position
   review: null, // the last `review` message's game
   reviewing: false,
+  reviewProgressSeen: false, // whether the review under way has reported progress yet
   flipped: localStorage.getItem('cotuong.flipped') === '1',
   letters: localStorage.getItem('cotuong.letters') === '1',
   selected: null, // the square of the piece picked up by a click
