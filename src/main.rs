@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use cotuong::{bench, perft, protocol};
 use engine_core::{Position, RankBase, START_FEN};
 use std::process::ExitCode;
-use tools::{analyze, datagen, judge, match_runner, play, stdout, tune};
+use tools::{analyze, datagen, gui, judge, match_runner, play, stdout, tune};
 
 /// `--version`: the crate's version and the commit it was built from (set by build.rs), so that
 /// a report names the exact build; a build outside git has the version alone.
@@ -54,6 +54,9 @@ enum Command {
     /// time, save as PGN; the referee ends the game and names the article of the Law. Works on a
     /// pipe too (one move or command a line).
     Play(play::PlayArgs),
+    /// Play, analyse and review in the browser: serves a page on this machine (127.0.0.1) and
+    /// opens it (see docs/gui.md).
+    Gui(gui::GuiArgs),
     /// Play games or a tournament between UCI, UCCI or XBoard engines (see
     /// docs/match-runner.md).
     Match(match_runner::MatchArgs),
@@ -126,6 +129,7 @@ fn main() -> ExitCode {
         Some(Command::Judge(args)) => judge::main(&args),
         Some(Command::Analyze(args)) => analyze::main(&args),
         Some(Command::Play(args)) => play::main(&args),
+        Some(Command::Gui(args)) => gui::main(&args),
         Some(Command::Match(args)) => stdout::exit(match_runner::run(&args), 2),
         Some(Command::Datagen(args)) => stdout::exit(datagen::run(&args), 2),
         Some(Command::Tune(args)) => stdout::exit(tune::run(&args), 2),

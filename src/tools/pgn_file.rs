@@ -131,19 +131,37 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// of `notations` that reads all its moves. Errors name the file and what is wrong: for PGN the
 /// game, the line and, for a move, the ply and the text.
 pub fn read_games_file(path: &Path, notations: &[Notation]) -> Result<Vec<Game>, String> {
-    let name = source_name(path);
     let bytes = read_bytes(path)?;
+    read_games_named(&source_name(path), path, &bytes, notations)
+}
+
+/// Every game of a game file's `bytes` that arrived without a path (a page's upload), read as
+/// [`read_games_file`] reads a file called `name`.
+pub fn read_games_bytes(
+    name: &str,
+    bytes: &[u8],
+    notations: &[Notation],
+) -> Result<Vec<Game>, String> {
+    read_games_named(name, Path::new(name), bytes, notations)
+}
+
+fn read_games_named(
+    name: &str,
+    path: &Path,
+    bytes: &[u8],
+    notations: &[Notation],
+) -> Result<Vec<Game>, String> {
     let named = path
         .extension()
         .and_then(|e| e.to_str())
         .and_then(ArchiveFormat::from_extension);
-    if let Some(format) = named.or_else(|| ArchiveFormat::sniff(&bytes)) {
+    if let Some(format) = named.or_else(|| ArchiveFormat::sniff(bytes)) {
         let text = |b: &[u8]| decode(b).map(Cow::into_owned);
-        return archive::read(format, &bytes, &text)
+        return archive::read(format, bytes, &text)
             .map(|game| vec![game])
             .map_err(|e| format!("{name}: {e}"));
     }
-    let text = decode(&bytes).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text = decode(bytes).map_err(|e| format!("cannot read {name}: {e}"))?;
     read_games(&text, notations)
         .collect::<Result<Vec<Game>, _>>()
         .map_err(|e| format!("{name}: {e}"))

@@ -14,19 +14,19 @@
 //! `game_writer`: Ctrl-C keeps the games finished, `--resume` goes on).
 
 mod accuracy;
-mod analyst;
+pub(super) mod analyst;
 pub(crate) mod annotated_pgn;
 pub(crate) mod board;
-mod game_review;
+pub(super) mod game_review;
 mod game_writer;
 mod graph;
 mod html;
-mod input;
-mod json;
-mod judgement;
+pub(super) mod input;
+pub(super) mod json;
+pub(super) mod judgement;
 mod mate_note;
 mod position_review;
-mod progress;
+pub(super) mod progress;
 mod score;
 mod table;
 mod test_suite;

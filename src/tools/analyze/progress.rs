@@ -10,11 +10,15 @@ use super::super::progress_bar::progress_bar;
 
 use super::score::RedScore;
 
+/// Told the searches done and the total after each search (a page's progress bar).
+pub type Observer = Box<dyn Fn(u64, u64) + Send + Sync>;
+
 /// The progress display of one run.
 pub struct Progress {
     bar: ProgressBar,
     /// Print every finished iteration, moves in this notation.
     info_notation: Option<Notation>,
+    observer: Option<Observer>,
 }
 
 impl Progress {
@@ -26,7 +30,19 @@ impl Progress {
             quiet,
             "{elapsed_precise} [{bar:24}] {pos}/{len} positions, {msg} ETA {eta}",
         );
-        Progress { bar, info_notation }
+        Progress {
+            bar,
+            info_notation,
+            observer: None,
+        }
+    }
+
+    /// The same display, also reporting each finished search to `observer`.
+    pub fn observed(self, observer: Observer) -> Progress {
+        Progress {
+            observer: Some(observer),
+            ..self
+        }
     }
 
     /// Names what is being analyzed (`game 3, ply 41`).
@@ -43,6 +59,9 @@ impl Progress {
     /// Counts one finished search.
     pub fn searched(&self) {
         self.bar.inc(1);
+        if let Some(observer) = &self.observer {
+            observer(self.bar.position(), self.bar.length().unwrap_or(0));
+        }
     }
 
     /// Removes the bar.

@@ -14,7 +14,7 @@ mod errors;
 mod limits;
 mod move_input;
 mod opponent;
-mod record;
+pub(super) mod record;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
