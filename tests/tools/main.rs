@@ -7,6 +7,7 @@ mod common;
 
 mod analyze;
 mod datagen;
+mod gui;
 mod judge_cli;
 mod output_files;
 mod play;
