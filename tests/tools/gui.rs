@@ -320,3 +320,35 @@ fn a_page_analyses_and_reviews_an_opened_game() {
         "{text}"
     );
 }
+
+#[test]
+fn floods_and_oversized_messages_are_refused() {
+    let server = Server::start();
+    let mut page = server.connect();
+    page.until("state");
+    // Far more than the burst a page may send at once: the excess is dropped with an error.
+    for _ in 0..120 {
+        page.send(json!({"type": "goto", "ply": 0}));
+    }
+    let mut dropped = 0;
+    for _ in 0..120 {
+        let m = page.next();
+        if m["type"] == "error" {
+            assert!(
+                m["message"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("too many")),
+                "{m}"
+            );
+            dropped += 1;
+        }
+    }
+    assert!(dropped > 0, "a flood is cut");
+    // A message over the size limit ends the connection, not the server.
+    let huge = "x".repeat(4 << 20);
+    let _ = page.socket.send(Message::text(huge));
+    let closed = (0..200).any(|_| page.socket.read().is_err());
+    assert!(closed, "the oversized message closes the socket");
+    let mut again = server.connect();
+    assert_eq!(again.until("hello")["type"], "hello");
+}

@@ -62,21 +62,28 @@ fn run(args: &GuiArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
         let url = format!("http://{}/?token={token}", url_host(address));
         if !args.host.is_loopback() {
-            println!(
-                "warning: listening on {}, not loopback only: other machines that can reach it \
-                 may open the page (they still need the token)",
-                address
-            );
+            say(&format!(
+                "warning: listening on {address}, not loopback only: other machines that can \
+                 reach it may open the page (they still need the token)"
+            ));
         }
-        println!("Cotuong GUI at {url}");
-        println!("Press Ctrl-C to stop.");
+        say(&format!("Cotuong GUI at {url}"));
+        say("Press Ctrl-C to stop.");
         if !args.no_browser {
             if let Err(e) = webbrowser::open(&url) {
-                println!("(no browser opened: {e}; open the address above)");
+                say(&format!("(no browser opened: {e}; open the address above)"));
             }
         }
         server::serve(listener, address, token).await
     })
+}
+
+/// Prints a line; a closed standard output (a script that read the address and went) does not
+/// stop the server.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
 /// `host:port` as a URL writes it (IPv6 addresses in brackets).
