@@ -284,6 +284,21 @@ fn a_page_analyses_and_reviews_an_opened_game() {
     let server = Server::start();
     let mut page = server.connect();
     page.until("state");
+    // The board editor's positions are checked: generals facing, a general out of its palace,
+    // the side not to move in check.
+    for (fen, why) in [
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "face each other"),
+        ("9/9/9/9/4k4/9/9/9/9/4K4 w - - 0 1", "palace"),
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 w - - 0 1", "in check"),
+    ] {
+        page.send(json!({"type": "set_fen", "fen": fen}));
+        let error = page.error();
+        assert!(error.contains(why), "{fen}: {error}");
+    }
+    page.send(json!({"type": "set_fen", "fen": "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"}));
+    let set = page.until("state");
+    assert_eq!(set["human"], "both");
+    assert_eq!(set["in_check"], "d9");
     page.send(json!({"type": "set_fen", "fen": "startpos"}));
     page.until("state");
     page.send(json!({"type": "analyse", "on": true, "multipv": 2}));
