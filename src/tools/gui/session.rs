@@ -362,14 +362,23 @@ impl Session {
             }
             None => request.movetime_ms = Some(self.movetime_ms),
         }
-        if let Err(e) = self.start_search(self.game.clone(), request) {
+        if let Err(e) = self.start_search(self.game.clone(), request, 1) {
             self.error(&format!("the engine cannot move: {e}"));
             return;
         }
         self.task = Task::Move;
     }
 
-    fn start_search(&mut self, game: Game, request: SearchRequest) -> Result<(), String> {
+    /// Starts a search of `game`'s position for `lines` lines (analysis), or for a move (1).
+    fn start_search(
+        &mut self,
+        game: Game,
+        request: SearchRequest,
+        lines: usize,
+    ) -> Result<(), String> {
+        self.engine
+            .set_option("MultiPV", Some(&lines.to_string()))
+            .map_err(|e| format!("{e}"))?;
         self.engine.set_game(game).map_err(|e| format!("{e}"))?;
         self.engine.go(request, false).map_err(|e| format!("{e}"))
     }
@@ -576,7 +585,7 @@ impl Session {
             movetime_ms: Some(DRAW_QUESTION_MS),
             ..SearchRequest::default()
         };
-        self.start_search(self.game.clone(), request)?;
+        self.start_search(self.game.clone(), request, 1)?;
         self.task = Task::DrawQuestion;
         self.notice("Cotuong considers your draw offer…");
         Ok(())
@@ -666,13 +675,6 @@ impl Session {
         let Ok(at) = self.cursor_game() else {
             return;
         };
-        if let Err(e) = self
-            .engine
-            .set_option("MultiPV", Some(&self.multipv.to_string()))
-        {
-            self.error(&format!("{e}"));
-            return;
-        }
         if at.position().legal_moves().is_empty() {
             return;
         }
@@ -680,7 +682,7 @@ impl Session {
             infinite: true,
             ..SearchRequest::default()
         };
-        match self.start_search(at, request) {
+        match self.start_search(at, request, self.multipv) {
             Ok(()) => self.task = Task::Analysis(self.cursor),
             Err(e) => self.error(&format!("analysis: {e}")),
         }
