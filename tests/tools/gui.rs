@@ -2,6 +2,9 @@
 //! it: the page and its WebSocket need the run's token, the server's own name and, for the
 //! WebSocket, the page's own origin; a session plays, refuses bad requests without changing
 //! anything, analyses and reviews. The browser's own tests are in `tests/gui/e2e.py`.
+//!
+//! They start servers, so they run where only loopback exists: `tests/gui/run_tests.sh` (which
+//! `.ci/run` calls) runs them with `--ignored` in a network namespace of their own.
 
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -181,6 +184,7 @@ const UPGRADE: &str = "Upgrade: websocket\r\nConnection: Upgrade\r\n\
                        Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
 
 #[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
 fn the_page_needs_the_token_and_the_servers_own_name() {
     let server = Server::start();
     let host = server.host.clone();
@@ -203,6 +207,7 @@ fn the_page_needs_the_token_and_the_servers_own_name() {
 }
 
 #[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
 fn the_websocket_refuses_other_origins_and_missing_tokens() {
     let server = Server::start();
     let host = server.host.clone();
@@ -219,6 +224,7 @@ fn the_websocket_refuses_other_origins_and_missing_tokens() {
 }
 
 #[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
 fn a_page_plays_and_bad_requests_change_nothing() {
     let server = Server::start();
     let mut page = server.connect();
@@ -280,6 +286,7 @@ fn a_page_plays_and_bad_requests_change_nothing() {
 }
 
 #[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
 fn a_page_analyses_and_reviews_an_opened_game() {
     let server = Server::start();
     let mut page = server.connect();
@@ -337,6 +344,7 @@ fn a_page_analyses_and_reviews_an_opened_game() {
 }
 
 #[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
 fn floods_and_oversized_messages_are_refused() {
     let server = Server::start();
     let mut page = server.connect();
