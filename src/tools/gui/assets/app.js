@@ -446,11 +446,7 @@ function pointXY(square) {
 
 // The square under a pointer event, or null off the board.
 function squareAtEvent(event) {
-  const svg = $('board');
-  const point = svg.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const local = point.matrixTransform(svg.getScreenCTM().inverse());
+  const local = svgPointOfEvent(event);
   const column = Math.round((local.x - MARGIN) / STEP);
   const row = Math.round((local.y - MARGIN) / STEP);
   if (column < 0 || column > 8 || row < 0 || row > 9) return null;
@@ -459,6 +455,7 @@ function squareAtEvent(event) {
   return squareName(file, rank);
 }
 
+// A pointer event's place in the board's SVG units.
 function svgPointOfEvent(event) {
   const svg = $('board');
   const point = svg.createSVGPoint();
@@ -517,6 +514,10 @@ function drawDefinitions(svg) {
     markerWidth: '3.2', markerHeight: '3.2', orient: 'auto-start-reverse',
   }, defs);
   svgElement('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, marker);
+  // The glow around a general in check: strong at the disc's edge, fading outwards.
+  const glow = svgElement('radialGradient', { id: 'check-glow' }, defs);
+  svgElement('stop', { offset: '0.6', 'stop-color': 'rgb(230, 0, 0)', 'stop-opacity': '0.95' }, glow);
+  svgElement('stop', { offset: '1', 'stop-color': 'rgb(230, 0, 0)', 'stop-opacity': '0' }, glow);
 }
 
 function drawGrid(svg) {
@@ -620,7 +621,7 @@ function drawPoints(svg) {
           x: x - STEP / 2 + 3, y: y - STEP / 2 + 3, width: STEP - 6, height: STEP - 6, rx: 6,
         }, group);
       }
-      if (square === inCheck) svgElement('circle', { class: 'check', cx: x, cy: y, r: PIECE_RADIUS + 6 }, group);
+      if (square === inCheck) svgElement('circle', { class: 'check', cx: x, cy: y, r: PIECE_RADIUS + 12 }, group);
       if (square === app.selected) svgElement('circle', { class: 'selected', cx: x, cy: y, r: PIECE_RADIUS + 3 }, group);
       const piece = pieces[square];
       if (piece) drawPiece(group, square, piece, x, y);
@@ -1229,8 +1230,15 @@ function renderPalette() {
 
 function editSquare(square) {
   const { board, tool } = app.editor;
-  if (tool === 'erase' || board[square] === tool) delete board[square];
-  else board[square] = tool;
+  if (tool === 'erase' || board[square] === tool) {
+    delete board[square];
+  } else {
+    // A side has one general: placing it moves it.
+    if (tool === 'K' || tool === 'k') {
+      for (const [other, piece] of Object.entries(board)) if (piece === tool) delete board[other];
+    }
+    board[square] = tool;
+  }
   renderBoard();
   renderFenField();
 }
