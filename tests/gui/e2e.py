@@ -224,6 +224,34 @@ class PlayTest(BrowserTest):
         page.wait_for_selector('#message', state='hidden')
         page.wait_for_function("document.querySelectorAll('#moves .move').length >= 1")
 
+    def test_drag_and_drop_on_an_analysis_board(self):
+        page = self.page
+        page.click('#tab-play')
+        page.select_option('#side', 'both')
+        page.click('#new-game')
+        page.wait_for_selector('#panel-play:has-text("Analysis board")')
+        self.drag('h2', 'e2')
+        page.wait_for_function("document.querySelectorAll('#moves .move').length === 1")
+        self.assertEqual(page.locator('#board .piece[data-square="e2"]').get_attribute('data-piece'), 'C')
+        # A horse cannot go straight ahead: the piece goes back, nothing is sent.
+        self.drag('h9', 'h5')
+        page.wait_for_selector('#message.error:has-text("not a legal move")')
+        self.assertEqual(page.locator('#board .piece[data-square="h9"][data-piece="n"]').count(), 1)
+        self.assertEqual(page.locator('#board .piece[data-square="h5"]').count(), 0)
+        self.drag('h9', 'g7')
+        page.wait_for_function("document.querySelectorAll('#moves .move').length === 2")
+        self.assertEqual(page.locator('#board .piece[data-square="g7"]').get_attribute('data-piece'), 'n')
+
+    def drag(self, source, target):
+        """Drags the piece on `source` to the point `target` with the mouse, in small steps."""
+        start = self.page.locator(f'#board .piece[data-square="{source}"]').bounding_box()
+        end = self.page.locator(f'#board .point[data-square="{target}"] .hit').bounding_box()
+        mouse = self.page.mouse
+        mouse.move(start['x'] + start['width'] / 2, start['y'] + start['height'] / 2)
+        mouse.down()
+        mouse.move(end['x'] + end['width'] / 2, end['y'] + end['height'] / 2, steps=10)
+        mouse.up()
+
     def test_a_stopped_server_is_reported(self):
         self.server.stop()
         self.page.wait_for_selector('#status:text-is("disconnected")')
