@@ -42,6 +42,7 @@ const app = {
   analysis: null, // the last `analysis` message for the cursor's position
   review: null, // the last `review` message's game
   reviewing: false,
+  analysePending: false, // an `analyse` request sent, not answered yet
   reviewProgressSeen: false, // whether the review under way has reported progress yet
   flipped: localStorage.getItem('cotuong.flipped') === '1',
   letters: localStorage.getItem('cotuong.letters') === '1',
@@ -254,6 +255,8 @@ function onState(state) {
   const previous = app.state;
   app.state = state;
   app.pendingMove = null;
+  // The engine answers requests in order: this state already says whether analysis is on.
+  app.analysePending = false;
   app.clocksAt = performance.now();
   if (!previous || previous.cursor !== state.cursor || previous.fens[state.cursor] !== state.fens[state.cursor]) {
     // The analysis on screen belonged to another position.
@@ -266,6 +269,7 @@ function onState(state) {
 }
 
 function onAnalysis(message) {
+  app.analysePending = false;
   if (!app.state || message.ply !== app.state.cursor) return; // a late answer for another ply
   app.analysis = message;
   renderAnalysis();
@@ -309,6 +313,13 @@ function onError(message) {
     renderReviewButtons();
   }
   if (app.editor) app.editor.awaitingReply = false; // the editor stays open to fix the position
+  if (app.analysePending) {
+    // Analysis was refused (the engine plays a game): the switch goes back off.
+    app.analysePending = false;
+    $('analyse-toggle').checked = false;
+    renderAnalysis();
+    renderArrow();
+  }
   if (app.pendingMove) {
     // The move was refused: the piece goes back.
     app.pendingMove = null;
@@ -385,7 +396,7 @@ function renderControls() {
   const live = app.connected && state;
   const playing = live && state.human !== 'both' && !state.result;
   $('undo').disabled = !(live && state.moves.length > 0);
-  $('offer-draw').disabled = !playing;
+  $('offer-draw').disabled = !playing || state.thinking; // the engine hears offers on the player's move
   $('resign').disabled = !playing;
   $('save-pgn').disabled = !live;
   $('new-game').disabled = !app.connected;
@@ -394,7 +405,20 @@ function renderControls() {
   $('nav-next').disabled = !(live && state.cursor < state.moves.length);
   $('nav-last').disabled = !(live && state.cursor < state.moves.length);
   if (state && state.notation) $('notation').value = state.notation;
+  renderAnalysisSwitch();
   renderReviewButtons();
+}
+
+// Live analysis is the engine's work on an analysis board or after a game; during a game against
+// it the engine refuses, so the switch is off and the page offers a board of the position.
+function renderAnalysisSwitch() {
+  const state = app.state;
+  const toggle = $('analyse-toggle');
+  const allowed = Boolean(state && (state.human === 'both' || state.result));
+  toggle.disabled = !app.connected || !allowed;
+  if (state && typeof state.analysis === 'boolean' && !app.analysePending) toggle.checked = state.analysis;
+  if (!allowed) toggle.checked = false;
+  $('analysis-unavailable').hidden = !state || allowed;
 }
 
 function renderReviewButtons() {
@@ -422,11 +446,7 @@ function pointXY(square) {
 
 // The square under a pointer event, or null off the board.
 function squareAtEvent(event) {
-  const svg = $('board');
-  const point = svg.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const local = point.matrixTransform(svg.getScreenCTM().inverse());
+  const local = svgPointOfEvent(event);
   const column = Math.round((local.x - MARGIN) / STEP);
   const row = Math.round((local.y - MARGIN) / STEP);
   if (column < 0 || column > 8 || row < 0 || row > 9) return null;
@@ -435,6 +455,7 @@ function squareAtEvent(event) {
   return squareName(file, rank);
 }
 
+// A pointer event's place in the board's SVG units.
 function svgPointOfEvent(event) {
   const svg = $('board');
   const point = svg.createSVGPoint();
@@ -490,9 +511,13 @@ function drawDefinitions(svg) {
   const defs = svgElement('defs', {}, svg);
   const marker = svgElement('marker', {
     id: 'arrowhead', viewBox: '0 0 10 10', refX: '5', refY: '5',
-    markerWidth: '3', markerHeight: '3', orient: 'auto-start-reverse',
+    markerWidth: '3.2', markerHeight: '3.2', orient: 'auto-start-reverse',
   }, defs);
   svgElement('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, marker);
+  // The glow around a general in check: strong at the disc's edge, fading outwards.
+  const glow = svgElement('radialGradient', { id: 'check-glow' }, defs);
+  svgElement('stop', { offset: '0.6', 'stop-color': 'rgb(230, 0, 0)', 'stop-opacity': '0.95' }, glow);
+  svgElement('stop', { offset: '1', 'stop-color': 'rgb(230, 0, 0)', 'stop-opacity': '0' }, glow);
 }
 
 function drawGrid(svg) {
@@ -596,7 +621,7 @@ function drawPoints(svg) {
           x: x - STEP / 2 + 3, y: y - STEP / 2 + 3, width: STEP - 6, height: STEP - 6, rx: 6,
         }, group);
       }
-      if (square === inCheck) svgElement('circle', { class: 'check', cx: x, cy: y, r: PIECE_RADIUS + 6 }, group);
+      if (square === inCheck) svgElement('circle', { class: 'check', cx: x, cy: y, r: PIECE_RADIUS + 12 }, group);
       if (square === app.selected) svgElement('circle', { class: 'selected', cx: x, cy: y, r: PIECE_RADIUS + 3 }, group);
       const piece = pieces[square];
       if (piece) drawPiece(group, square, piece, x, y);
@@ -641,7 +666,7 @@ function renderArrow() {
   const uy = (y2 - y1) / length;
   svgElement('line', {
     class: 'best-arrow',
-    x1: x1 + ux * 10, y1: y1 + uy * 10, x2: x2 - ux * 14, y2: y2 - uy * 14,
+    x1: x1 + ux * 6, y1: y1 + uy * 6, x2: x2 - ux * 12, y2: y2 - uy * 12,
     'marker-end': 'url(#arrowhead)',
     'data-move': best,
   }, layer);
@@ -897,7 +922,11 @@ function renderAnalysis() {
 
 function analysisHeader() {
   const header = htmlElement('div', { class: 'line-header' });
-  for (const title of ['Depth', 'Score', 'Red/draw/Black', 'Line']) header.appendChild(htmlElement('span', {}, title));
+  const titles = [
+    ['Depth', 'Search depth'], ['Score', "Red's view: pawns, or #N moves to mate"],
+    ['Red · draw · Black', "Chances: Red wins, draw, Black wins"], ['Line', 'The line the engine expects'],
+  ];
+  for (const [text, title] of titles) header.appendChild(htmlElement('span', { title }, text));
   return header;
 }
 
@@ -954,7 +983,7 @@ function sendAnalyse() {
   const multipv = Math.max(1, Math.min(5, Number($('multipv').value) || 1));
   $('multipv').value = multipv;
   if (!on) app.analysis = null;
-  send({ type: 'analyse', on, multipv });
+  app.analysePending = send({ type: 'analyse', on, multipv });
   renderAnalysis();
   renderArrow();
 }
@@ -1201,8 +1230,15 @@ function renderPalette() {
 
 function editSquare(square) {
   const { board, tool } = app.editor;
-  if (tool === 'erase' || board[square] === tool) delete board[square];
-  else board[square] = tool;
+  if (tool === 'erase' || board[square] === tool) {
+    delete board[square];
+  } else {
+    // A side has one general: placing it moves it.
+    if (tool === 'K' || tool === 'k') {
+      for (const [other, piece] of Object.entries(board)) if (piece === tool) delete board[other];
+    }
+    board[square] = tool;
+  }
   renderBoard();
   renderFenField();
 }
@@ -1391,6 +1427,7 @@ function bindControls() {
   $('save-pgn').addEventListener('click', () => send({ type: 'save_pgn' }));
 
   $('analyse-toggle').addEventListener('change', sendAnalyse);
+  $('analysis-board').addEventListener('click', () => send({ type: 'set_fen', fen: currentFen() }));
   $('multipv').addEventListener('change', () => { if ($('analyse-toggle').checked) sendAnalyse(); });
   $('set-fen').addEventListener('click', () => send({ type: 'set_fen', fen: $('fen').value.trim() }));
   $('fen').addEventListener('keydown', (event) => {
