@@ -180,6 +180,10 @@ fn moves(state: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The initial position without Black's chariots: the engine as Black stands clearly worse.
+const BLACK_WITHOUT_CHARIOTS: &str =
+    "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
 const UPGRADE: &str = "Upgrade: websocket\r\nConnection: Upgrade\r\n\
                        Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
 
@@ -283,6 +287,37 @@ fn a_page_plays_and_bad_requests_change_nothing() {
     assert_eq!(over["result"]["result"], "0-1");
     page.send(json!({"type": "move", "move": "h2e2"}));
     assert!(page.error().contains("over"));
+}
+
+/// The next `notice`'s text (states in between are skipped).
+fn notice(page: &mut Page) -> String {
+    page.until("notice")["message"]
+        .as_str()
+        .expect("a message")
+        .to_string()
+}
+
+#[test]
+#[ignore = "starts a server: tests/gui/run_tests.sh runs it with only loopback"]
+fn the_engine_weighs_a_draw_offer_at_full_strength_whatever_its_level() {
+    let server = Server::start();
+    let mut page = server.connect();
+    page.until("state");
+    // Level 3 at the start: a weakened search's score would say anything; the position is level.
+    page.send(json!({"type": "new_game", "human": "red", "level": 3, "movetime_ms": 50}));
+    page.until("state");
+    page.send(json!({"type": "offer_draw"}));
+    assert!(notice(&mut page).contains("considers"));
+    assert!(notice(&mut page).contains("declines"));
+    page.send(
+        json!({"type": "new_game", "human": "red", "level": 3, "fen": BLACK_WITHOUT_CHARIOTS}),
+    );
+    page.until("state");
+    page.send(json!({"type": "offer_draw"}));
+    assert!(notice(&mut page).contains("considers"));
+    assert!(notice(&mut page).contains("accepts"));
+    let drawn = page.until("state");
+    assert_eq!(drawn["result"]["result"], "1/2-1/2", "{drawn}");
 }
 
 #[test]

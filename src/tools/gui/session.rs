@@ -11,7 +11,7 @@ use crossbeam_channel::{select, tick, unbounded, Receiver};
 use engine_core::{pgn, Color, GameResult, Move, Notation, Position, RankBase};
 use serde_json::{json, Value};
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::super::pgn_file::{self, NotationChoice};
@@ -29,8 +29,9 @@ const DEFAULT_MOVETIME_MS: u64 = 1_000;
 const MAX_MOVETIME_MS: u64 = 600_000;
 /// The longest clock the page may set (s): ten hours.
 const MAX_CLOCK_S: f64 = 36_000.0;
-/// How long the engine looks at a draw offer (ms).
-const DRAW_QUESTION_MS: u64 = 500;
+/// How long the engine looks at a draw offer, at full strength whatever its level (a weakened
+/// search's score says little about the position).
+const DRAW_QUESTION: Duration = Duration::from_millis(500);
 /// The engine accepts a draw when its score is at most minus this (centipawns).
 const DRAW_ACCEPT_BELOW: i32 = 100;
 /// Most lines of live analysis.
@@ -53,8 +54,8 @@ enum Task {
     Idle,
     /// Choosing its move in the game.
     Move,
-    /// Looking at the person's draw offer.
-    DrawQuestion,
+    /// Looking at the person's draw offer, until the instant given.
+    DrawQuestion(Instant),
     /// Live analysis of the position at a ply.
     Analysis(usize),
 }
@@ -411,7 +412,7 @@ impl Session {
         let mut game = at;
         game.play(mv)
             .map_err(|_| format!("'{}' is not legal here", text.trim()))?;
-        if self.task == Task::DrawQuestion {
+        if matches!(self.task, Task::DrawQuestion(_)) {
             self.stop_engine();
         }
         if self.cursor != len {
@@ -435,7 +436,7 @@ impl Session {
             Event::Info(info) => self.on_info(&info),
             Event::BestMove { best, offer, .. } => match self.task {
                 Task::Move => self.engine_played(best, offer),
-                Task::DrawQuestion => self.answer_draw(),
+                Task::DrawQuestion(_) => self.answer_draw(),
                 Task::Analysis(_) | Task::Idle => {}
             },
             Event::NoMove { score } | Event::StaticEval { score } => {
@@ -446,7 +447,7 @@ impl Session {
                         self.referee();
                         self.send_state();
                     }
-                    Task::DrawQuestion => self.answer_draw(),
+                    Task::DrawQuestion(_) => self.answer_draw(),
                     Task::Analysis(_) | Task::Idle => {}
                 }
             }
@@ -581,12 +582,13 @@ impl Session {
         if self.task != Task::Idle {
             return Err("the engine is thinking: offer the draw on your move".into());
         }
+        // An infinite search is a full-strength one; the tick stops it after `DRAW_QUESTION`.
         let request = SearchRequest {
-            movetime_ms: Some(DRAW_QUESTION_MS),
+            infinite: true,
             ..SearchRequest::default()
         };
         self.start_search(self.game.clone(), request, 1)?;
-        self.task = Task::DrawQuestion;
+        self.task = Task::DrawQuestion(Instant::now() + DRAW_QUESTION);
         self.notice("Cotuong considers your draw offer…");
         Ok(())
     }
@@ -662,7 +664,7 @@ impl Session {
 
     /// (Re)starts live analysis at the cursor when it is on and allowed.
     fn refresh_analysis(&mut self) {
-        if !self.analysis_on || matches!(self.task, Task::Move | Task::DrawQuestion) {
+        if !self.analysis_on || matches!(self.task, Task::Move | Task::DrawQuestion(_)) {
             return;
         }
         if !self.analysis_allowed() {
@@ -888,6 +890,12 @@ impl Session {
     }
 
     fn on_tick(&mut self) {
+        if let Task::DrawQuestion(until) = self.task {
+            if Instant::now() >= until {
+                // Its best move, and with it the answer, comes as an event.
+                self.engine.stop();
+            }
+        }
         if self.lines_changed {
             self.lines_changed = false;
             let lines: Vec<Value> = self
