@@ -285,6 +285,14 @@ fn a_page_plays_and_bad_requests_change_nothing() {
     page.send(json!({"type": "resign"}));
     let over = page.until("state");
     assert_eq!(over["result"]["result"], "0-1");
+    page.send(json!({"type": "save_pgn"}));
+    let saved = page.until("pgn");
+    let text = saved["text"].as_str().expect("PGN text");
+    assert!(
+        text.contains("[Result \"0-1\"]") && text.contains("Red resigns"),
+        "{text}"
+    );
+    assert!(text.contains("[TimeControl \"st=0.05\"]"), "{text}");
     page.send(json!({"type": "move", "move": "h2e2"}));
     assert!(page.error().contains("over"));
 }
@@ -304,8 +312,18 @@ fn the_engine_weighs_a_draw_offer_at_full_strength_whatever_its_level() {
     let mut page = server.connect();
     page.until("state");
     // Level 3 at the start: a weakened search's score would say anything; the position is level.
-    page.send(json!({"type": "new_game", "human": "red", "level": 3, "movetime_ms": 50}));
-    page.until("state");
+    page.send(json!({"type": "new_game", "human": "red", "level": 3, "time": {"base_s": 300, "inc_s": 2}}));
+    let clocked = page.until("state");
+    assert_eq!(clocked["clocks"]["running"], "red", "{clocked}");
+    assert!(clocked["clocks"]["black_ms"] == 300_000, "{clocked}");
+    page.send(json!({"type": "save_pgn"}));
+    let saved = page.until("pgn");
+    assert!(
+        saved["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("[TimeControl \"300+2\"]")),
+        "{saved}"
+    );
     page.send(json!({"type": "offer_draw"}));
     assert!(notice(&mut page).contains("considers"));
     assert!(notice(&mut page).contains("declines"));

@@ -74,6 +74,8 @@ pub struct Session {
     notation: Notation,
     level: String,
     clocks: Option<Clocks>,
+    /// The time control the clocks started from, for the PGN.
+    time: Option<TimeSetting>,
     movetime_ms: u64,
     task: Task,
     /// The last score of the engine's current search (side to move's view).
@@ -139,6 +141,7 @@ impl Session {
             notation: Notation::Chinese,
             level: "Skill Level 20".into(),
             clocks: None,
+            time: None,
             movetime_ms: DEFAULT_MOVETIME_MS,
             task: Task::Idle,
             last_score: None,
@@ -278,6 +281,7 @@ impl Session {
         self.ending = None;
         self.level = level_text;
         self.clocks = clocks;
+        self.time = time;
         self.movetime_ms = movetime;
         self.engine_offers_draw = false;
         if human != Human::Both {
@@ -706,6 +710,7 @@ impl Session {
         self.cursor = 0;
         self.ending = None;
         self.clocks = None;
+        self.time = None;
         self.engine_offers_draw = false;
         self.referee();
         if let Some(w) = warnings {
@@ -788,6 +793,7 @@ impl Session {
         self.cursor = 0;
         self.ending = None;
         self.clocks = None;
+        self.time = None;
         self.engine_offers_draw = false;
         self.referee();
         if self.ending.is_none() {
@@ -869,9 +875,10 @@ impl Session {
                 tag("Black").unwrap_or_else(|| "?".into()),
             ),
         };
-        let time_control = match (&self.clocks, self.human) {
+        let time_control = match (self.time, self.human) {
             (_, Human::Both) => "-".to_string(),
-            (Some(c), _) => format!("clock, {} ms increment", c.inc_ms()),
+            // PGN's form: base and increment in seconds.
+            (Some(t), _) => format!("{}+{}", t.base_s, t.inc_s),
             (None, _) => format!("st={}", self.movetime_ms as f64 / 1000.0),
         };
         let engine = record::EngineSettings {
