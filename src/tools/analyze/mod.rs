@@ -27,7 +27,7 @@ pub(super) mod judgement;
 mod mate_note;
 mod position_review;
 pub(super) mod progress;
-mod score;
+pub(super) mod score;
 mod table;
 mod test_suite;
 mod winning_chances;

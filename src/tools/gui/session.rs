@@ -32,8 +32,6 @@ const MAX_CLOCK_S: f64 = 36_000.0;
 /// How long the engine looks at a draw offer, at full strength whatever its level (a weakened
 /// search's score says little about the position).
 const DRAW_QUESTION: Duration = Duration::from_millis(500);
-/// The engine accepts a draw when its score is at most minus this (centipawns).
-const DRAW_ACCEPT_BELOW: i32 = 100;
 /// Most lines of live analysis.
 const MAX_LINES: usize = 5;
 /// Default depth of a review.
@@ -497,11 +495,7 @@ impl Session {
             c.charge_move();
         }
         if offer == Some(Offer::Resign) {
-            self.end(Ending {
-                result: GameResult::win_for(engine.opponent()),
-                rule: None,
-                reason: format!("{} ({ENGINE_NAME}) resigns", engine.name()),
-            });
+            self.end(Ending::resignation(engine, true));
             self.send_state();
             return;
         }
@@ -546,40 +540,33 @@ impl Session {
         Ok(())
     }
 
-    fn resign(&mut self) -> Result<(), String> {
+    /// The engine's colour in a game against it that goes on; the error says why there is none
+    /// to `what` (resign to, offer a draw to).
+    fn opponent_in_play(&self, what: &str) -> Result<Color, String> {
         let Some(engine) = self.engine_side() else {
-            return Err("there is no opponent to resign to on an analysis board".into());
+            return Err(format!(
+                "there is no opponent to {what} on an analysis board"
+            ));
         };
         if self.ending.is_some() {
             return Err("the game is over already".into());
         }
+        Ok(engine)
+    }
+
+    fn resign(&mut self) -> Result<(), String> {
+        let engine = self.opponent_in_play("resign to")?;
         self.stop_engine();
-        self.end(Ending {
-            result: GameResult::win_for(engine),
-            rule: None,
-            reason: format!("{} resigns", engine.opponent().name()),
-        });
+        self.end(Ending::resignation(engine.opponent(), false));
         self.send_state();
         Ok(())
     }
 
     fn offer_draw(&mut self) -> Result<(), String> {
-        let Some(engine) = self.engine_side() else {
-            return Err("there is no opponent to offer a draw to on an analysis board".into());
-        };
-        if self.ending.is_some() {
-            return Err("the game is over already".into());
-        }
+        let engine = self.opponent_in_play("offer a draw to")?;
         if self.engine_offers_draw {
             self.stop_engine();
-            self.end(Ending {
-                result: GameResult::Draw,
-                rule: None,
-                reason: format!(
-                    "Draw agreed: {} accepts the engine's offer",
-                    engine.opponent().name()
-                ),
-            });
+            self.end(Ending::agreed_draw(engine, true));
             self.send_state();
             return Ok(());
         }
@@ -603,21 +590,9 @@ impl Session {
             return;
         };
         let score = self.last_score.unwrap_or(0);
-        let own = if self.game.position().side_to_move() == engine {
-            score
-        } else {
-            -score
-        };
-        if own <= -DRAW_ACCEPT_BELOW {
-            self.end(Ending {
-                result: GameResult::Draw,
-                rule: None,
-                reason: format!(
-                    "Draw agreed: {} ({ENGINE_NAME}) accepts {}'s offer",
-                    engine.name(),
-                    engine.opponent().name()
-                ),
-            });
+        let to_move = self.game.position().side_to_move();
+        if record::engine_accepts_draw(score, to_move, engine) {
+            self.end(Ending::agreed_draw(engine, false));
             self.notice("Cotuong accepts the draw.");
             self.send_state();
         } else {

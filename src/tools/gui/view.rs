@@ -3,9 +3,11 @@
 
 use cotuong::options::{ComboValue, OptionKind, Options, OPTIONS};
 use cotuong::protocol::wdl;
-use cotuong::search::{is_mate, mate_moves, Info};
+use cotuong::search::Info;
 use engine_core::{move_text, Color, Notation, Position, RankBase};
 use serde_json::{json, Value};
+
+use super::super::analyze::score::{JsonScore, RedScore};
 
 /// The engine options the page offers: the rules the referee and the search apply.
 pub const RULE_OPTIONS: [&str; 8] = [
@@ -21,9 +23,6 @@ pub const RULE_OPTIONS: [&str; 8] = [
 
 /// The notations the page offers.
 pub const NOTATIONS: [&str; 4] = ["iccs", "wxf", "chinese", "vietnamese"];
-
-/// Centipawns a pawn, for score texts.
-const CENTIPAWNS_PER_PAWN: f64 = 100.0;
 
 pub fn color_name(c: Color) -> &'static str {
     match c {
@@ -108,25 +107,14 @@ pub fn hello(o: &Options) -> String {
 
 /// A score of the side to move of `pos` as Red's: its text, centipawns (null for a mate), mate
 /// in moves (signed, null otherwise) and win/draw/loss per mille for Red.
-pub fn red_score(pos: &Position, score: i32) -> (String, Value, Value, [u32; 3]) {
-    let red = if pos.side_to_move() == Color::Red {
-        score
-    } else {
-        -score
+fn red_score(pos: &Position, score: i32) -> (String, Value, Value, [u32; 3]) {
+    let red = RedScore::from_side(pos.side_to_move(), score);
+    let (w, d, l) = wdl(red.for_side(Color::Red));
+    let (cp, mate) = match red.json() {
+        JsonScore::Centipawns { cp } => (json!(cp), Value::Null),
+        JsonScore::Mate { mate, .. } => (Value::Null, json!(mate)),
     };
-    let (w, d, l) = wdl(red);
-    if is_mate(red) {
-        let moves = mate_moves(red);
-        (format!("#{moves}"), Value::Null, json!(moves), [w, d, l])
-    } else {
-        // Internal units are centipawns.
-        (
-            format!("{:+.2}", f64::from(red) / CENTIPAWNS_PER_PAWN),
-            json!(red),
-            Value::Null,
-            [w, d, l],
-        )
-    }
+    (red.to_string(), cp, mate, [w, d, l])
 }
 
 /// One line of live analysis from a search iteration of `pos`, or `None` for other reports.

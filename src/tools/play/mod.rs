@@ -25,7 +25,7 @@ use clap::{Args, ValueEnum};
 use cotuong::engine::{Offer, ENGINE_NAME};
 use cotuong::game::Game;
 use cotuong::search::{is_mate, mate_moves};
-use engine_core::{move_text, Color, GameResult, Notation, Position, RankBase, RuleOptions};
+use engine_core::{move_text, Color, Notation, Position, RankBase, RuleOptions};
 
 use super::output_file::write_output;
 use board::Style;
@@ -34,9 +34,6 @@ use limits::{EngineClock, TimeControl};
 use opponent::Opponent;
 use record::Ending;
 
-/// The engine accepts a draw offer when its score is at most minus this (centipawns): clearly
-/// worse, not merely level. A pawn, since the first move alone is worth about half of one.
-const DRAW_ACCEPT_BELOW: i32 = 100;
 /// Centipawns per pawn, for scores shown to the player.
 const CENTIPAWNS_PER_PAWN: f64 = 100.0;
 /// The player's name in the PGN.
@@ -334,12 +331,7 @@ impl Session {
                 if self.over_already() {
                     return Flow::Continue;
                 }
-                let reason = format!("{} resigns", self.human.name());
-                self.end(Ending {
-                    result: GameResult::win_for(self.human.opponent()),
-                    rule: None,
-                    reason,
-                });
+                self.end(Ending::resignation(self.human, false));
             }
             Command::Draw => self.draw(),
             Command::Help => {
@@ -467,11 +459,7 @@ impl Session {
             return;
         };
         if answer.offer == Some(Offer::Resign) {
-            self.end(Ending {
-                result: GameResult::win_for(self.human),
-                rule: None,
-                reason: format!("{} ({ENGINE_NAME}) resigns", engine.name()),
-            });
+            self.end(Ending::resignation(engine, true));
             return;
         }
         let pos = self.game.position().clone();
@@ -561,14 +549,7 @@ impl Session {
         }
         let engine = self.human.opponent();
         if self.engine_offers_draw {
-            self.end(Ending {
-                result: GameResult::Draw,
-                rule: None,
-                reason: format!(
-                    "Draw agreed: {} accepts the engine's offer",
-                    self.human.name()
-                ),
-            });
+            self.end(Ending::agreed_draw(engine, true));
             return;
         }
         let pos = self.game.position().clone();
@@ -581,23 +562,10 @@ impl Session {
                 return;
             }
         };
-        let own = if pos.side_to_move() == engine {
-            score
-        } else {
-            -score
-        };
         let view = score_text(score, pos.side_to_move(), engine);
-        if own <= -DRAW_ACCEPT_BELOW {
+        if record::engine_accepts_draw(score, pos.side_to_move(), engine) {
             self.say(&format!("Cotuong accepts the draw (its score {view})."));
-            self.end(Ending {
-                result: GameResult::Draw,
-                rule: None,
-                reason: format!(
-                    "Draw agreed: {} ({ENGINE_NAME}) accepts {}'s offer",
-                    engine.name(),
-                    self.human.name()
-                ),
-            });
+            self.end(Ending::agreed_draw(engine, false));
         } else {
             self.say(&format!(
                 "Cotuong declines the draw (its score {view}); play on."

@@ -4,9 +4,10 @@
 //! notation the game is shown in (its `[Format]` tag tells readers which), written with
 //! engine-core's PGN writer so that `cotuong judge` reads it back.
 
+use cotuong::engine::ENGINE_NAME;
 use cotuong::game::Game;
 use engine_core::pgn::PgnWriter;
-use engine_core::{GameResult, Notation, RuleId, START_FEN};
+use engine_core::{Color, GameResult, Notation, RuleId, START_FEN};
 
 use super::super::match_runner::today;
 
@@ -21,7 +22,58 @@ pub struct Ending {
     pub reason: String,
 }
 
+/// The engine accepts a draw when its score is at most minus this (centipawns): clearly worse,
+/// not merely level. A pawn, since the first move alone is worth about half of one.
+const DRAW_ACCEPT_BELOW: i32 = 100;
+
+/// Whether the engine, playing `engine`, accepts a draw offer, given the score `score` its
+/// search gave the side to move `side_to_move`.
+pub fn engine_accepts_draw(score: i32, side_to_move: Color, engine: Color) -> bool {
+    let own = if side_to_move == engine {
+        score
+    } else {
+        -score
+    };
+    own <= -DRAW_ACCEPT_BELOW
+}
+
 impl Ending {
+    /// `side` resigns; `by_engine`: the engine plays `side`.
+    pub fn resignation(side: Color, by_engine: bool) -> Ending {
+        let who = if by_engine {
+            format!("{} ({ENGINE_NAME})", side.name())
+        } else {
+            side.name().to_string()
+        };
+        Ending {
+            result: GameResult::win_for(side.opponent()),
+            rule: None,
+            reason: format!("{who} resigns"),
+        }
+    }
+
+    /// A draw agreed between the person and the engine, which plays `engine`;
+    /// `engine_offered`: the person accepts the engine's offer, else the engine the person's.
+    pub fn agreed_draw(engine: Color, engine_offered: bool) -> Ending {
+        let reason = if engine_offered {
+            format!(
+                "Draw agreed: {} accepts the engine's offer",
+                engine.opponent().name()
+            )
+        } else {
+            format!(
+                "Draw agreed: {} ({ENGINE_NAME}) accepts {}'s offer",
+                engine.name(),
+                engine.opponent().name()
+            )
+        };
+        Ending {
+            result: GameResult::Draw,
+            rule: None,
+            reason,
+        }
+    }
+
     /// The PGN `Termination` tag: a rule broken (perpetual check or chase), or a normal end.
     fn termination(&self) -> &'static str {
         match self.rule {
