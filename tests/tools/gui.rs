@@ -293,6 +293,7 @@ fn a_page_plays_and_bad_requests_change_nothing() {
         "{text}"
     );
     assert!(text.contains("[TimeControl \"st=0.05\"]"), "{text}");
+    assert!(text.contains("[Event \"Cotuong GUI\"]"), "{text}");
     page.send(json!({"type": "move", "move": "h2e2"}));
     assert!(page.error().contains("over"));
 }
@@ -387,11 +388,21 @@ fn a_page_analyses_and_reviews_an_opened_game() {
     assert_eq!(game["moves"].as_array().map(Vec::len), Some(4));
     assert_eq!(game["scores"].as_array().map(Vec::len), Some(5));
     assert!(game["red"]["accuracy"].is_number(), "{game}");
+    assert_eq!(game["moves"][0]["text"], "炮二平五");
+    // Another notation writes the finished review again: its moves and best lines too.
+    page.send(json!({"type": "notation", "notation": "iccs"}));
+    let again = page.until("review");
+    let moves_again = again["game"]["moves"].as_array().expect("moves");
+    assert_eq!(moves_again[0]["text"], "h2e2");
+    for m in moves_again {
+        let best = m["best"]["text"][0].as_str().expect("a best move");
+        assert_eq!(best, m["best"]["iccs"][0], "{m}");
+    }
     page.send(json!({"type": "save_pgn"}));
     let saved = page.until("pgn");
     let text = saved["text"].as_str().expect("PGN text");
     assert!(
-        text.contains("[Red \"A\"]") && text.contains("炮二平五"),
+        text.contains("[Red \"A\"]") && text.contains("1. h2e2 h9g7"),
         "{text}"
     );
 }

@@ -353,6 +353,7 @@ fn the_saved_game_records_the_engine_level_and_time_control() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let saved = std::fs::read_to_string(&pgn).expect("the PGN was written");
     assert!(saved.contains("[EngineLevel \"Skill Level 7\"]"), "{saved}");
+    assert!(saved.contains("[Event \"Cotuong play\"]"), "{saved}");
     assert!(
         saved.contains(&format!("[TimeControl \"nodes={NODES}\"]")),
         "{saved}"

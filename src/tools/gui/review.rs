@@ -5,12 +5,12 @@
 use engine_core::{pgn, Notation};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::super::analyze::analyst::{Analyst, Limits};
-use super::super::analyze::game_review::review_games;
+use super::super::analyze::game_review::{review_games, GameReview};
 use super::super::analyze::input::game_searches;
 use super::super::analyze::judgement::{self, Thresholds};
 use super::super::analyze::progress::Progress;
@@ -26,6 +26,10 @@ pub const MAX_REVIEW_DEPTH: u32 = 30;
 pub struct ReviewJob {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// The reviewed game once the thread has it, kept to be written again in another notation.
+    done: Arc<Mutex<Option<GameReview>>>,
+    /// The notation the thread writes the review in.
+    notation: Notation,
 }
 
 impl ReviewJob {
@@ -38,16 +42,31 @@ impl ReviewJob {
         out: UnboundedSender<String>,
     ) -> Result<ReviewJob, String> {
         let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(Mutex::new(None));
         let flag = Arc::clone(&stop);
+        let slot = Arc::clone(&done);
         let thread = std::thread::Builder::new()
             .name("gui-review".into())
             .stack_size(cotuong::search::THREAD_STACK_BYTES)
-            .spawn(move || run(&record, depth, notation, &out, &flag))
+            .spawn(move || run(&record, depth, notation, &out, &flag, &slot))
             .map_err(|e| format!("cannot start the review: {e}"))?;
         Ok(ReviewJob {
             stop,
             thread: Some(thread),
+            done,
+            notation,
         })
+    }
+
+    /// The notation the review's own message is written in.
+    pub fn notation(&self) -> Notation {
+        self.notation
+    }
+
+    /// The reviewed game, once the review has finished it (`None` before, or when it failed or
+    /// was stopped).
+    pub fn take_review(&mut self) -> Option<GameReview> {
+        self.done.lock().ok().and_then(|mut slot| slot.take())
     }
 
     /// Whether the review has ended (finished, failed or stopped).
@@ -76,6 +95,7 @@ fn run(
     notation: Notation,
     out: &UnboundedSender<String>,
     stop: &AtomicBool,
+    done: &Mutex<Option<GameReview>>,
 ) {
     let send = |text: String| {
         let _ = out.send(text);
@@ -104,9 +124,13 @@ fn run(
     }));
     send(view::review_progress(0, total));
     let stopped = || stop.load(Ordering::Relaxed);
-    let mut on_game = |review: super::super::analyze::game_review::GameReview| {
-        let game = review_json::game(&review, notation);
-        send(json!({"type": "review", "game": game}).to_string());
+    let mut on_game = |review: GameReview| {
+        let text = message(&review, notation);
+        // Kept before the page hears of it, so that a notation change it asks for next finds it.
+        if let Ok(mut slot) = done.lock() {
+            *slot = Some(review);
+        }
+        send(text);
         Ok(())
     };
     let result = review_games(
@@ -123,4 +147,10 @@ fn run(
         Ok(()) if stopped() => send(view::notice("Review stopped.")),
         Ok(()) => {}
     }
+}
+
+/// The `review` message: the reviewed game with its moves and best lines written in `notation`.
+pub fn message(review: &GameReview, notation: Notation) -> String {
+    let game = review_json::game(review, notation);
+    json!({"type": "review", "game": game}).to_string()
 }

@@ -14,11 +14,12 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::super::analyze::game_review::GameReview;
 use super::super::pgn_file::{self, NotationChoice};
 use super::super::play::record::{self, Ending};
 use super::clocks::Clocks;
 use super::protocol::{self, Human, Request, TimeSetting};
-use super::review::{ReviewJob, MAX_REVIEW_DEPTH};
+use super::review::{self, ReviewJob, MAX_REVIEW_DEPTH};
 use super::view::{self, color_name, iccs};
 
 /// How often clocks are checked and collected analysis lines are sent.
@@ -84,6 +85,8 @@ pub struct Session {
     lines: Vec<Value>,
     lines_changed: bool,
     review: Option<ReviewJob>,
+    /// The finished review of the game, sent again when the notation changes.
+    reviewed: Option<GameReview>,
 }
 
 /// Serves one page: its messages arrive on `from_page` (the channel closes when the page goes),
@@ -149,6 +152,7 @@ impl Session {
             lines: Vec::new(),
             lines_changed: false,
             review: None,
+            reviewed: None,
         })
     }
 
@@ -234,9 +238,30 @@ impl Session {
         self.last_score = None;
     }
 
+    /// Stops a running review and forgets a finished one: the game it judged has changed.
     fn stop_review(&mut self) {
         if let Some(mut r) = self.review.take() {
             r.stop();
+        }
+        self.reviewed = None;
+    }
+
+    /// Keeps the review once its thread has it, writing it again if the notation changed while
+    /// it ran; forgets the thread once it has ended.
+    fn collect_review(&mut self) {
+        let Some(job) = self.review.as_mut() else {
+            return;
+        };
+        let written_in = job.notation();
+        let arrived = job.take_review();
+        if job.finished() {
+            self.review = None;
+        }
+        if let Some(r) = arrived {
+            if written_in != self.notation {
+                self.send(review::message(&r, self.notation));
+            }
+            self.reviewed = Some(r);
         }
     }
 
@@ -704,6 +729,10 @@ impl Session {
         }
         self.notation = Notation::from_str(name).map_err(|e| e.to_string())?;
         self.send_state();
+        // A review still running is written again when it arrives (`collect_review`).
+        if let Some(r) = &self.reviewed {
+            self.send(review::message(r, self.notation));
+        }
         self.refresh_analysis();
         Ok(())
     }
@@ -798,6 +827,7 @@ impl Session {
         if self.game.moves().is_empty() {
             return Err("no moves to review".into());
         }
+        self.reviewed = None;
         let record = self.record();
         self.review = Some(ReviewJob::start(
             record,
@@ -861,6 +891,7 @@ impl Session {
             time_control,
         };
         let text = record::pgn_text(
+            record::Venue::Browser,
             &self.game,
             &red,
             &black,
@@ -902,9 +933,7 @@ impl Session {
             });
             self.send_state();
         }
-        if self.review.as_ref().is_some_and(ReviewJob::finished) {
-            self.review = None;
-        }
+        self.collect_review();
     }
 
     fn send_state(&self) {

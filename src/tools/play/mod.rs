@@ -605,6 +605,7 @@ impl Session {
             time_control: self.clock.control().pgn_tag(),
         };
         let text = record::pgn_text(
+            record::Venue::Terminal,
             &self.game,
             red,
             black,

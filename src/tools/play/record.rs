@@ -83,6 +83,31 @@ impl Ending {
     }
 }
 
+/// Where a game was played: the PGN's `Event` and `Site`, and whose time the clock counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Venue {
+    /// `cotuong play` in a terminal: the clock counts the engine's time only.
+    Terminal,
+    /// `cotuong gui` in a browser: both sides' clocks run.
+    Browser,
+}
+
+impl Venue {
+    fn event(self) -> &'static str {
+        match self {
+            Venue::Terminal => "Cotuong play",
+            Venue::Browser => "Cotuong GUI",
+        }
+    }
+
+    fn site(self) -> &'static str {
+        match self {
+            Venue::Terminal => "cotuong play",
+            Venue::Browser => "cotuong gui",
+        }
+    }
+}
+
 /// How the engine played, as the PGN records it.
 pub struct EngineSettings<'a> {
     /// Its strength: `Skill Level 20`, `Elo 1500`.
@@ -92,8 +117,10 @@ pub struct EngineSettings<'a> {
 }
 
 /// The PGN text of `game` between `red` and `black`, ended by `ending` (`None`: still going,
-/// result `*`), its moves written in `notation`; `engine` says how the engine played.
+/// result `*`), its moves written in `notation`; `engine` says how the engine played and `venue`
+/// where.
 pub fn pgn_text(
+    venue: Venue,
     game: &Game,
     red: &str,
     black: &str,
@@ -103,8 +130,8 @@ pub fn pgn_text(
 ) -> String {
     let result = ending.map_or("*", |e| e.result.pgn());
     let mut pgn = PgnWriter::new();
-    pgn.tag("Event", "Cotuong play");
-    pgn.tag("Site", "cotuong play");
+    pgn.tag("Event", venue.event());
+    pgn.tag("Site", venue.site());
     pgn.tag("Date", &today());
     pgn.tag("Round", "-");
     pgn.tag("Red", red);
@@ -112,7 +139,6 @@ pub fn pgn_text(
     pgn.tag("Result", result);
     pgn.tag("Variant", "xiangqi");
     pgn.format_tag(notation);
-    // The time control applies to the engine only: the player's own time is not counted.
     pgn.tag("TimeControl", &engine.time_control);
     pgn.tag("EngineLevel", engine.level);
     let start = game.start();
@@ -159,6 +185,7 @@ mod tests {
             time_control: "60+1".to_string(),
         };
         let text = pgn_text(
+            Venue::Browser,
             &game,
             "Human",
             "Cotuong",
@@ -176,6 +203,8 @@ mod tests {
             "[Termination \"normal\"]",
             "[TimeControl \"60+1\"]",
             "[EngineLevel \"Skill Level 5\"]",
+            "[Event \"Cotuong GUI\"]",
+            "[Site \"cotuong gui\"]",
         ] {
             assert!(text.contains(tag), "{tag} in {text}");
         }
