@@ -1148,7 +1148,9 @@ fn a_mate_allowed_from_a_won_position_is_a_blunder() {
         serde_json::json!({"kind": "allows", "moves": 1}),
         "{m:#}"
     );
-    assert!(m["loss"].as_f64().expect("loss") > 80.0, "{m:#}");
+    // Won before (about 80% for Red with net 16), lost after: a loss of about that much, far
+    // above the blunder threshold (24).
+    assert!(m["loss"].as_f64().expect("loss") > 70.0, "{m:#}");
     assert_eq!(game["red"]["blunders"], 1);
     let out = analyze(&pgn_args(&pgn, NODES, &["--quiet"]));
     assert!(
