@@ -83,12 +83,12 @@ impl Ending {
     }
 }
 
-/// Where a game was played: the PGN's `Event` and `Site`, and whose time the clock counted.
+/// Where a game was played, as the PGN's `Event` and `Site` name it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Venue {
-    /// `cotuong play` in a terminal: the clock counts the engine's time only.
+    /// `cotuong play` in a terminal.
     Terminal,
-    /// `cotuong gui` in a browser: both sides' clocks run.
+    /// `cotuong gui` in a browser.
     Browser,
 }
 
