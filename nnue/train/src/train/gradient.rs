@@ -4,7 +4,8 @@
 //! (1 - lambda) * result` (both from the side to move's point of view), the loss is `(p - t)²`.
 //! Back-propagation: `dL/dout = 2 (p - t) p (1 - p)`; the output layer's gradient is the
 //! activations times that; each accumulator's gradient is `dL/dout · w · a'(acc)`, added to the
-//! feature bias and to the weight row of every active input of that perspective.
+//! feature bias and to the weight row of every active input of that perspective. A factorised
+//! network's shared row receives the sum of its inputs' gradients, folded in once per call.
 
 use super::network::{
     add_assign, sigmoid, Activation, ActivationFn, Crelu, Network, ParamGroup, Screlu,
@@ -51,10 +52,11 @@ fn loss_sum_with<'a, A: ActivationFn>(
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
 ) -> f64 {
+    let rows = net.input_rows();
     let mut scratch = Accumulators::new(net.hidden());
     let mut total = 0.0f64;
     for p in positions {
-        let e = sigmoid(scratch.forward::<A>(net, p)) - target.of(p);
+        let e = sigmoid(scratch.forward::<A>(net, &rows, p)) - target.of(p);
         total += f64::from(e * e);
     }
     total
@@ -78,29 +80,54 @@ impl Accumulators {
         }
     }
 
-    /// Fills the accumulators for `p` and returns the network's output.
+    /// Fills the accumulators for `p` from `rows` ([`Network::input_rows`]) and returns the
+    /// network's output.
     #[inline(always)]
-    fn forward<A: ActivationFn>(&mut self, net: &Network, p: &PackedPosition) -> f32 {
+    fn forward<A: ActivationFn>(&mut self, net: &Network, rows: &[f32], p: &PackedPosition) -> f32 {
         (self.active_stm, self.active_other) = p.features(net.features());
-        net.accumulate(&self.active_stm, &mut self.stm);
-        net.accumulate(&self.active_other, &mut self.other);
+        let biases = net.group(ParamGroup::FeatureBiases);
+        accumulate(rows, biases, &self.active_stm, &mut self.stm);
+        accumulate(rows, biases, &self.active_other, &mut self.other);
         net.output_from::<A>(&self.stm, &self.other, p.bucket())
     }
 }
 
-/// Adds `scale ×` the gradient of the summed loss over `positions` to `grad` (laid out like
-/// [`Network::params`]); returns the summed loss. Positions are processed in order, so the result
-/// is a deterministic function of the inputs.
-pub fn accumulate_gradient<'a>(
+/// `acc = biases + Σ rows[i]` over the active inputs `i`.
+#[inline(always)]
+fn accumulate(rows: &[f32], biases: &[f32], active: &[u16], acc: &mut [f32]) {
+    let h = acc.len();
+    acc.copy_from_slice(biases);
+    for &i in active.iter() {
+        let start = usize::from(i) * h;
+        add_assign(acc, &rows[start..start + h]);
+    }
+}
+
+/// Writes `scale ×` the gradient of the summed loss over `positions` into `grad` (laid out like
+/// [`Network::params`], overwritten); returns the summed loss. Positions are processed in order,
+/// so the result is a deterministic function of the inputs.
+pub fn gradient_into<'a>(
     net: &Network,
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
     scale: f32,
     grad: &mut [f32],
 ) -> f64 {
+    gradient_with_rows(net, &net.input_rows(), positions, target, scale, grad)
+}
+
+/// [`gradient_into`] with the network's [`Network::input_rows`] already formed.
+fn gradient_with_rows<'a>(
+    net: &Network,
+    rows: &[f32],
+    positions: impl IntoIterator<Item = &'a PackedPosition>,
+    target: Target,
+    scale: f32,
+    grad: &mut [f32],
+) -> f64 {
     match net.activation() {
-        Activation::Screlu => dispatch::<Screlu, _>(net, positions, target, scale, grad),
-        Activation::Crelu => dispatch::<Crelu, _>(net, positions, target, scale, grad),
+        Activation::Screlu => dispatch::<Screlu, _>(net, rows, positions, target, scale, grad),
+        Activation::Crelu => dispatch::<Crelu, _>(net, rows, positions, target, scale, grad),
     }
 }
 
@@ -111,6 +138,7 @@ pub fn accumulate_gradient<'a>(
 #[inline(always)]
 fn dispatch<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
     net: &Network,
+    rows: &[f32],
     positions: I,
     target: Target,
     scale: f32,
@@ -120,9 +148,9 @@ fn dispatch<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: `kernel_avx2` only requires the `avx2` target feature, and the line above has
         // just checked that the running CPU supports it.
-        return unsafe { kernel_avx2::<A, I>(net, positions, target, scale, grad) };
+        return unsafe { kernel_avx2::<A, I>(net, rows, positions, target, scale, grad) };
     }
-    kernel::<A>(net, positions, target, scale, grad)
+    kernel::<A>(net, rows, positions, target, scale, grad)
 }
 
 /// [`kernel`] compiled with AVX2 enabled.
@@ -130,30 +158,33 @@ fn dispatch<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
 #[target_feature(enable = "avx2")]
 fn kernel_avx2<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
     net: &Network,
+    rows: &[f32],
     positions: I,
     target: Target,
     scale: f32,
     grad: &mut [f32],
 ) -> f64 {
-    kernel::<A>(net, positions, target, scale, grad)
+    kernel::<A>(net, rows, positions, target, scale, grad)
 }
 
 /// The mean loss over `positions` and its gradient (single-threaded; for tests and tools).
 pub fn gradient(net: &Network, positions: &[PackedPosition], target: Target) -> (f64, Vec<f32>) {
     let mut grad = vec![0.0; net.params().len()];
     let n = positions.len().max(1);
-    let sum = accumulate_gradient(net, positions, target, 1.0 / n as f32, &mut grad);
+    let sum = gradient_into(net, positions, target, 1.0 / n as f32, &mut grad);
     (sum / n as f64, grad)
 }
 
 #[inline(always)]
 fn kernel<'a, A: ActivationFn>(
     net: &Network,
+    rows: &[f32],
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
     scale: f32,
     grad: &mut [f32],
 ) -> f64 {
+    grad.fill(0.0);
     let h = net.hidden();
     let layout = net.layout().clone();
     let params = net.params();
@@ -169,7 +200,7 @@ fn kernel<'a, A: ActivationFn>(
     let mut d_other = vec![0.0f32; h];
     let mut total = 0.0f64;
     for p in positions {
-        let out = acc.forward::<A>(net, p);
+        let out = acc.forward::<A>(net, rows, p);
         let bucket = p.bucket();
         let w = &params[ow_start + bucket * 2 * h..ow_start + (bucket + 1) * 2 * h];
         let prob = sigmoid(out);
@@ -190,10 +221,15 @@ fn kernel<'a, A: ActivationFn>(
             for &i in active.iter() {
                 let start = usize::from(i) * h;
                 add_assign(&mut grad_fw[start..start + h], d);
-                if let Some(row) = layout.factor_row(usize::from(i)) {
-                    add_assign(&mut grad_fw[row * h..(row + 1) * h], d);
-                }
             }
+        }
+    }
+    // Every input's row and the shared row it reads get the same gradient per position, so
+    // the shared rows' gradient is the sum of their inputs' rows, added once here.
+    let (own, shared) = grad_fw.split_at_mut(layout.inputs * h);
+    if !shared.is_empty() {
+        for block in own.chunks(shared.len()) {
+            add_assign(shared, block);
         }
     }
     total
@@ -236,14 +272,15 @@ pub fn batch_gradient(
     let n = shards.len().max(1);
     let len = batch.len();
     let scale = 1.0 / len.max(1) as f32;
+    let rows = net.input_rows();
     let losses: Vec<f64> = shards
         .par_iter_mut()
         .enumerate()
         .map(|(s, grad)| {
-            grad.fill(0.0);
             let part = &batch[s * len / n..(s + 1) * len / n];
-            accumulate_gradient(
+            gradient_with_rows(
                 net,
+                &rows,
                 part.iter().map(|&i| &data[i as usize]),
                 target,
                 scale,
@@ -284,14 +321,17 @@ mod tests {
                 lambda: 0.5,
             };
             let mut portable = vec![0.0; net.params().len()];
+            let rows = net.input_rows();
             let a = match activation {
                 Activation::Screlu => {
-                    kernel::<Screlu>(&net, &positions, target, 0.01, &mut portable)
+                    kernel::<Screlu>(&net, &rows, &positions, target, 0.01, &mut portable)
                 }
-                Activation::Crelu => kernel::<Crelu>(&net, &positions, target, 0.01, &mut portable),
+                Activation::Crelu => {
+                    kernel::<Crelu>(&net, &rows, &positions, target, 0.01, &mut portable)
+                }
             };
             let mut dispatched = vec![0.0; net.params().len()];
-            let b = accumulate_gradient(&net, &positions, target, 0.01, &mut dispatched);
+            let b = gradient_into(&net, &positions, target, 0.01, &mut dispatched);
             assert_eq!(a.to_bits(), b.to_bits());
             assert!(portable
                 .iter()

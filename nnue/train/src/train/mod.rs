@@ -64,7 +64,7 @@ pub use dataset::{
 };
 pub use error::TrainError;
 pub use gradient::{
-    accumulate_gradient, batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target,
+    batch_gradient, gradient, gradient_into, loss, loss_sum, parallel_loss_sum, Target,
 };
 pub use holdout::{holdout, Holdout};
 pub use kfit::{fit_k, KFit};

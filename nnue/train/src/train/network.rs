@@ -10,6 +10,7 @@ use engine_core::Position;
 use engine_core::SplitMix64;
 use nnue::features::{FeatureSet, OutputBuckets, MAX_ACTIVE};
 use nnue::format::Architecture;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Width of the fixed-order partial sums in dot products: the summation order is part of the
@@ -273,7 +274,6 @@ impl Network {
         if !self.is_factorised() {
             return (self.clone(), 0);
         }
-        let h = self.layout.hidden;
         let mut out = Network::zeroed_with_features(
             self.features,
             self.layout.hidden,
@@ -281,18 +281,9 @@ impl Network {
             self.activation,
         );
         let mut clamped = 0;
-        for i in 0..self.layout.inputs {
-            let shared = self.layout.factor_row(i).unwrap_or(i) * h;
-            let own = &self.params[i * h..(i + 1) * h];
-            for ((o, &w), &f) in out.params[i * h..(i + 1) * h]
-                .iter_mut()
-                .zip(own)
-                .zip(&self.params[shared..shared + h])
-            {
-                let sum = w + f;
-                *o = sum.clamp(-clip, clip);
-                clamped += usize::from(*o != sum);
-            }
+        for (o, &sum) in out.params.iter_mut().zip(self.input_rows().iter()) {
+            *o = sum.clamp(-clip, clip);
+            clamped += usize::from(*o != sum);
         }
         for group in [
             ParamGroup::FeatureBiases,
@@ -303,6 +294,24 @@ impl Network {
             out.params[to].copy_from_slice(&self.params[from]);
         }
         (out, clamped)
+    }
+
+    /// Every input's row of feature weights as the forward pass adds it (`inputs × hidden`,
+    /// input-major): a factorised network's own rows each plus the shared row they read, summed
+    /// once here so that the training loop adds one row per active input instead of two; the
+    /// stored rows of any other network.
+    pub fn input_rows(&self) -> Cow<'_, [f32]> {
+        let own = &self.params[..self.layout.inputs * self.layout.hidden];
+        if !self.is_factorised() {
+            return Cow::Borrowed(own);
+        }
+        let shared = &self.params[own.len()..self.layout.range(ParamGroup::FeatureWeights).end];
+        let mut rows = own.to_vec();
+        // Input `i` reads shared row `i % factor_rows`: block by block, the same rows in order.
+        for block in rows.chunks_mut(shared.len()) {
+            add_assign(block, shared);
+        }
+        Cow::Owned(rows)
     }
 
     /// The input feature set.
