@@ -122,19 +122,9 @@ fn accumulate(rows: &[f32], biases: &[f32], active: &[u16], acc: &mut [f32]) {
 }
 
 /// Writes `scale ×` the gradient of the summed loss over `positions` into `grad` (laid out like
-/// [`Network::params`], overwritten); returns the summed loss. Positions are processed in order,
-/// so the result is a deterministic function of the inputs.
-pub fn gradient_into<'a>(
-    net: &Network,
-    positions: impl IntoIterator<Item = &'a PackedPosition>,
-    target: Target,
-    scale: f32,
-    grad: &mut [f32],
-) -> f64 {
-    gradient_with_rows(net, &net.input_rows(), positions, target, scale, grad)
-}
-
-/// [`gradient_into`] with the network's [`Network::input_rows`] already formed.
+/// [`Network::params`], overwritten); returns the summed loss. `rows` are the network's
+/// [`Network::input_rows`], formed once by the caller. Positions are processed in order, so the
+/// result is a deterministic function of the inputs.
 fn gradient_with_rows<'a>(
     net: &Network,
     rows: &[f32],
@@ -189,7 +179,14 @@ fn kernel_avx2<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
 pub fn gradient(net: &Network, positions: &[PackedPosition], target: Target) -> (f64, Vec<f32>) {
     let mut grad = vec![0.0; net.params().len()];
     let n = positions.len().max(1);
-    let sum = gradient_into(net, positions, target, 1.0 / n as f32, &mut grad);
+    let sum = gradient_with_rows(
+        net,
+        &net.input_rows(),
+        positions,
+        target,
+        1.0 / n as f32,
+        &mut grad,
+    );
     (sum / n as f64, grad)
 }
 
@@ -407,7 +404,7 @@ mod tests {
                 }
             };
             let mut dispatched = vec![0.0; net.params().len()];
-            let b = gradient_into(&net, &positions, target, 0.01, &mut dispatched);
+            let b = gradient_with_rows(&net, &rows, &positions, target, 0.01, &mut dispatched);
             assert_eq!(a.to_bits(), b.to_bits());
             assert!(portable
                 .iter()

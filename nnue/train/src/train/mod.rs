@@ -63,9 +63,7 @@ pub use dataset::{
     DataFile, Dataset, LoadOptions, Scan, ScoreCounts, ValidationFiles,
 };
 pub use error::TrainError;
-pub use gradient::{
-    batch_gradient, gradient, gradient_into, loss, loss_sum, parallel_loss_sum, Target,
-};
+pub use gradient::{batch_gradient, gradient, loss, loss_sum, parallel_loss_sum, Target};
 pub use holdout::{holdout, Holdout};
 pub use kfit::{fit_k, KFit};
 pub use network::{sigmoid, Activation, Layout, Network, ParamGroup};
