@@ -1,11 +1,14 @@
 //! Trainer throughput: positions per second of the training step (gradient + AdamW) on synthetic
-//! games, for hidden sizes 256 and 512, as the median of several timed passes.
+//! games, for the piece-square set at hidden sizes 256 and 512 and the factorised king- and
+//! attack-bucket sets at 256, as the median of several timed passes.
 //!
 //! `cargo run --release -p nnue-train --example train_speed -- [THREADS] [PASSES]`
 
-use nnue::features::OutputBuckets;
+use nnue::features::{FeatureSet, OutputBuckets};
 use nnue_train::data::{synthetic_games, Filters, PackedPosition};
-use nnue_train::train::{batch_gradient, Activation, AdamW, Network, Target, DEFAULT_QB};
+use nnue_train::train::{
+    batch_gradient, Activation, AdamW, Network, ShardGradient, Target, DEFAULT_QB,
+};
 use std::time::Instant;
 
 /// Positions per batch (the trainer's default).
@@ -39,11 +42,29 @@ fn main() {
         .num_threads(threads)
         .build()
         .expect("thread pool");
-    for hidden in [256, 512] {
+    let nets = [
+        (FeatureSet::PieceSquare, 256),
+        (FeatureSet::PieceSquare, 512),
+        (FeatureSet::AttackBuckets, 256),
+        (FeatureSet::KingBuckets, 256),
+    ];
+    for (features, hidden) in nets {
         pool.install(|| {
-            let mut net = Network::new(hidden, OutputBuckets::Single, Activation::Screlu, 1);
+            let mut net = match features {
+                FeatureSet::PieceSquare => {
+                    Network::new(hidden, OutputBuckets::Single, Activation::Screlu, 1)
+                }
+                _ => Network::factorised(
+                    features,
+                    hidden,
+                    OutputBuckets::Single,
+                    Activation::Screlu,
+                    1,
+                )
+                .expect("a bucketed feature set factorises"),
+            };
             let mut adam = AdamW::new(net.params().len(), 0.01);
-            let mut shards = vec![vec![0.0f32; net.params().len()]; SHARDS];
+            let mut shards = vec![ShardGradient::new(net.layout()); SHARDS];
             let target = Target {
                 k: 400.0,
                 lambda: 0.7,
@@ -60,8 +81,9 @@ fn main() {
             rates.sort_by(f64::total_cmp);
             let shown: Vec<String> = rates.iter().map(|r| format!("{:.0}k", r / 1e3)).collect();
             println!(
-                "{}->{hidden} SCReLU, {threads} thread(s): median {:.0}k positions/s (passes: {})",
+                "{}{}->{hidden} SCReLU, {threads} thread(s): median {:.0}k positions/s (passes: {})",
                 net.layout().inputs,
+                if net.is_factorised() { " factorised" } else { "" },
                 rates[rates.len() / 2] / 1e3,
                 shown.join(" ")
             );

@@ -10,6 +10,7 @@
 use super::network::{
     add_assign, sigmoid, Activation, ActivationFn, Crelu, Network, ParamGroup, Screlu,
 };
+use super::shard::ShardGradient;
 use crate::data::{ActiveFeatures, PackedPosition};
 
 /// What the network is trained to predict.
@@ -121,8 +122,8 @@ fn accumulate(rows: &[f32], biases: &[f32], active: &[u16], acc: &mut [f32]) {
     }
 }
 
-/// Writes `scale ×` the gradient of the summed loss over `positions` into `grad` (laid out like
-/// [`Network::params`], overwritten); returns the summed loss. `rows` are the network's
+/// Writes `scale ×` the gradient of the summed loss over `positions` into `shard` (overwritten);
+/// returns the summed loss. `rows` are the network's
 /// [`Network::input_rows`], formed once by the caller. Positions are processed in order, so the
 /// result is a deterministic function of the inputs.
 fn gradient_with_rows<'a>(
@@ -131,11 +132,11 @@ fn gradient_with_rows<'a>(
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
     scale: f32,
-    grad: &mut [f32],
+    shard: &mut ShardGradient,
 ) -> f64 {
     match net.activation() {
-        Activation::Screlu => dispatch::<Screlu, _>(net, rows, positions, target, scale, grad),
-        Activation::Crelu => dispatch::<Crelu, _>(net, rows, positions, target, scale, grad),
+        Activation::Screlu => dispatch::<Screlu, _>(net, rows, positions, target, scale, shard),
+        Activation::Crelu => dispatch::<Crelu, _>(net, rows, positions, target, scale, shard),
     }
 }
 
@@ -150,15 +151,15 @@ fn dispatch<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
     positions: I,
     target: Target,
     scale: f32,
-    grad: &mut [f32],
+    shard: &mut ShardGradient,
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: `kernel_avx2` only requires the `avx2` target feature, and the line above has
         // just checked that the running CPU supports it.
-        return unsafe { kernel_avx2::<A, I>(net, rows, positions, target, scale, grad) };
+        return unsafe { kernel_avx2::<A, I>(net, rows, positions, target, scale, shard) };
     }
-    kernel::<A>(net, rows, positions, target, scale, grad)
+    kernel::<A>(net, rows, positions, target, scale, shard)
 }
 
 /// [`kernel`] compiled with AVX2 enabled.
@@ -170,14 +171,14 @@ fn kernel_avx2<'a, A: ActivationFn, I: IntoIterator<Item = &'a PackedPosition>>(
     positions: I,
     target: Target,
     scale: f32,
-    grad: &mut [f32],
+    shard: &mut ShardGradient,
 ) -> f64 {
-    kernel::<A>(net, rows, positions, target, scale, grad)
+    kernel::<A>(net, rows, positions, target, scale, shard)
 }
 
 /// The mean loss over `positions` and its gradient (single-threaded; for tests and tools).
 pub fn gradient(net: &Network, positions: &[PackedPosition], target: Target) -> (f64, Vec<f32>) {
-    let mut grad = vec![0.0; net.params().len()];
+    let mut shard = ShardGradient::new(net.layout());
     let n = positions.len().max(1);
     let sum = gradient_with_rows(
         net,
@@ -185,9 +186,9 @@ pub fn gradient(net: &Network, positions: &[PackedPosition], target: Target) -> 
         positions,
         target,
         1.0 / n as f32,
-        &mut grad,
+        &mut shard,
     );
-    (sum / n as f64, grad)
+    (sum / n as f64, shard.values)
 }
 
 #[inline(always)]
@@ -197,18 +198,19 @@ fn kernel<'a, A: ActivationFn>(
     positions: impl IntoIterator<Item = &'a PackedPosition>,
     target: Target,
     scale: f32,
-    grad: &mut [f32],
+    shard: &mut ShardGradient,
 ) -> f64 {
-    grad.fill(0.0);
+    shard.clear();
     let h = net.hidden();
     let layout = net.layout().clone();
     let params = net.params();
     let ow_start = layout.range(ParamGroup::OutputWeights).start;
     let ob_start = layout.range(ParamGroup::OutputBiases).start;
     let fb = layout.range(ParamGroup::FeatureBiases);
-    let (grad_fw, rest) = grad.split_at_mut(fb.start);
+    let (grad_fw, rest, mut marks) = shard.parts_mut();
     let (grad_fb, rest) = rest.split_at_mut(h);
     let (grad_ow, grad_ob) = rest.split_at_mut(ob_start - ow_start);
+    debug_assert_eq!(fb.start, grad_fw.len());
 
     let mut acc = Accumulators::new(h);
     let mut d_stm = vec![0.0f32; h];
@@ -234,16 +236,14 @@ fn kernel<'a, A: ActivationFn>(
         }
         for (active, d) in [(&acc.active_stm, &d_stm), (&acc.active_other, &d_other)] {
             add_to_rows(grad_fw, h, active, d);
+            for &i in active.iter() {
+                marks.mark(usize::from(i));
+            }
         }
     }
     // Every input's row and the shared row it reads get the same gradient per position, so
     // the shared rows' gradient is the sum of their inputs' rows, added once here.
-    let (own, shared) = grad_fw.split_at_mut(layout.inputs * h);
-    if !shared.is_empty() {
-        for block in own.chunks(shared.len()) {
-            add_assign(shared, block);
-        }
-    }
+    shard.fold_shared_rows(layout.inputs, layout.factor_rows);
     total
 }
 
@@ -292,15 +292,15 @@ pub fn parallel_loss_sum(net: &Network, positions: &[PackedPosition], target: Ta
 }
 
 /// The gradient of the mean loss over the batch `data[batch[i]]`, split into `shards.len()`
-/// fixed consecutive parts computed in parallel, one gradient buffer each (laid out like the
-/// parameters; the optimiser sums them in order). Returns the summed loss. The result depends
+/// fixed consecutive parts computed in parallel, one gradient buffer each (the optimiser sums
+/// them in order). Returns the summed loss. The result depends
 /// on the number of shards, not on the number of threads.
 pub fn batch_gradient(
     net: &Network,
     data: &[PackedPosition],
     batch: &[u32],
     target: Target,
-    shards: &mut [Vec<f32>],
+    shards: &mut [ShardGradient],
 ) -> f64 {
     use rayon::prelude::*;
     let n = shards.len().max(1);
@@ -310,7 +310,7 @@ pub fn batch_gradient(
     let losses: Vec<f64> = shards
         .par_iter_mut()
         .enumerate()
-        .map(|(s, grad)| {
+        .map(|(s, shard)| {
             let part = &batch[s * len / n..(s + 1) * len / n];
             gradient_with_rows(
                 net,
@@ -318,7 +318,7 @@ pub fn batch_gradient(
                 part.iter().map(|&i| &data[i as usize]),
                 target,
                 scale,
-                grad,
+                shard,
             )
         })
         .collect();
@@ -393,7 +393,7 @@ mod tests {
                 k: 350.0,
                 lambda: 0.5,
             };
-            let mut portable = vec![0.0; net.params().len()];
+            let mut portable = ShardGradient::new(net.layout());
             let rows = net.input_rows();
             let a = match activation {
                 Activation::Screlu => {
@@ -403,12 +403,13 @@ mod tests {
                     kernel::<Crelu>(&net, &rows, &positions, target, 0.01, &mut portable)
                 }
             };
-            let mut dispatched = vec![0.0; net.params().len()];
+            let mut dispatched = ShardGradient::new(net.layout());
             let b = gradient_with_rows(&net, &rows, &positions, target, 0.01, &mut dispatched);
             assert_eq!(a.to_bits(), b.to_bits());
             assert!(portable
+                .values()
                 .iter()
-                .zip(&dispatched)
+                .zip(dispatched.values())
                 .all(|(x, y)| x.to_bits() == y.to_bits()));
         }
     }

@@ -1,10 +1,12 @@
 //! AdamW with decoupled weight decay and clipping to the quantisation bounds after every step.
 //!
 //! The gradient arrives as several shard buffers; each parameter's gradient is their sum in shard
-//! order, formed here, so the update is the same whatever thread computed which shard.
+//! order, formed here, so the update is the same whatever thread computed which shard. A
+//! feature-weight row sums only the shards that wrote it (the others hold zeros there).
 
 use super::network::{Network, ParamGroup};
 use super::quantise::clip_bound;
+use super::shard::ShardGradient;
 use rayon::prelude::*;
 
 /// First-moment decay.
@@ -57,52 +59,133 @@ impl AdamW {
         self.steps
     }
 
-    /// One step with learning rate `lr` and the gradient `Σ shards` (each laid out like the
-    /// parameters), then clipping to the bounds of [`clip_bound`] for output quantisation `qb`.
-    pub fn step(&mut self, net: &mut Network, shards: &[Vec<f32>], lr: f32, qb: i32) {
+    /// One step with learning rate `lr` and the gradient `Σ shards` (in shard order), then
+    /// clipping to the bounds of [`clip_bound`] for output quantisation `qb`.
+    pub fn step(&mut self, net: &mut Network, shards: &[ShardGradient], lr: f32, qb: i32) {
         self.steps += 1;
         let t = self.steps.min(i32::MAX as u64) as i32;
         let correction1 = 1.0 - BETA1.powi(t);
         let correction2 = 1.0 - BETA2.powi(t);
         let layout = net.layout().clone();
-        let bucket_rows = layout.bucket_rows();
-        let bucket_lr = lr * self.bucket_lr_scale;
+        let h = layout.hidden;
         let params = net.params_mut();
         for group in ParamGroup::ALL {
             let range = layout.range(group);
-            let bound = clip_bound(group, qb);
-            let decay = if group.decays() {
-                self.weight_decay
-            } else {
-                0.0
+            let rule = Rule {
+                lr,
+                decay: if group.decays() {
+                    self.weight_decay
+                } else {
+                    0.0
+                },
+                bound: clip_bound(group, qb),
+                correction1,
+                correction2,
             };
             let base = range.start;
-            params[range.clone()]
-                .par_chunks_mut(CHUNK)
-                .zip(self.m[range.clone()].par_chunks_mut(CHUNK))
-                .zip(self.v[range].par_chunks_mut(CHUNK))
-                .enumerate()
-                .for_each(|(c, ((w, m), v))| {
-                    let start = base + c * CHUNK;
-                    let mut g = vec![0.0f32; w.len()];
-                    for shard in shards {
-                        for (g, s) in g.iter_mut().zip(&shard[start..start + w.len()]) {
-                            *g += *s;
-                        }
-                    }
-                    for (i, (((w, m), v), g)) in w.iter_mut().zip(m).zip(v).zip(&g).enumerate() {
-                        *m = BETA1 * *m + (1.0 - BETA1) * g;
-                        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-                        let update = (*m / correction1) / ((*v / correction2).sqrt() + EPSILON);
-                        let lr = if bucket_rows.contains(&(start + i)) {
-                            bucket_lr
+            let w = &mut params[range.clone()];
+            let m = &mut self.m[range.clone()];
+            let v = &mut self.v[range];
+            if group == ParamGroup::FeatureWeights {
+                // Whole rows per work item: each row sums only the shards that wrote it, and a
+                // factorised net's bucket rows learn at their own rate.
+                let bucket_rows = layout.bucket_rows().end / h;
+                let bucket_rule = Rule {
+                    lr: lr * self.bucket_lr_scale,
+                    ..rule
+                };
+                let rows_per_item = (CHUNK / h).max(1);
+                par_items(w, m, v, rows_per_item * h).for_each(|(c, ((w, m), v))| {
+                    let first = c * rows_per_item;
+                    let rows = w.chunks_mut(h).zip(m.chunks_mut(h)).zip(v.chunks_mut(h));
+                    for (k, ((w, m), v)) in rows.enumerate() {
+                        let row = first + k;
+                        let at = row * h;
+                        let sources = shards
+                            .iter()
+                            .filter(|s| s.is_written(row))
+                            .map(|s| &s.values()[at..at + h]);
+                        let rule = if row < bucket_rows {
+                            &bucket_rule
                         } else {
-                            lr
+                            &rule
                         };
-                        *w -= lr * (update + decay * *w);
-                        *w = w.clamp(-bound, bound);
+                        rule.apply(w, m, v, sources);
                     }
                 });
+            } else {
+                par_items(w, m, v, CHUNK).for_each(|(c, ((w, m), v))| {
+                    let at = base + c * CHUNK;
+                    let len = w.len();
+                    let sources = shards.iter().map(move |s| &s.values()[at..at + len]);
+                    rule.apply(w, m, v, sources);
+                });
+            }
+        }
+    }
+}
+
+/// A numbered work item: parameters, first moments, second moments.
+type Item<'a> = (usize, ((&'a mut [f32], &'a mut [f32]), &'a mut [f32]));
+
+/// The parameters and both moments in parallel items of `len` entries, numbered.
+fn par_items<'a>(
+    w: &'a mut [f32],
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+    len: usize,
+) -> impl IndexedParallelIterator<Item = Item<'a>> {
+    w.par_chunks_mut(len)
+        .zip(m.par_chunks_mut(len))
+        .zip(v.par_chunks_mut(len))
+        .enumerate()
+}
+
+/// Parameters updated per block, the block's summed gradient held on the stack.
+const BLOCK: usize = 64;
+
+/// The update of one parameter group in one step.
+#[derive(Copy, Clone, Debug)]
+struct Rule {
+    lr: f32,
+    decay: f32,
+    bound: f32,
+    correction1: f32,
+    correction2: f32,
+}
+
+impl Rule {
+    /// Updates `w` (with its moments `m`, `v`) by the gradient `Σ sources`, summed in order
+    /// from zero; every source is as long as `w`.
+    #[inline(always)]
+    fn apply<'a>(
+        &self,
+        w: &mut [f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        sources: impl Iterator<Item = &'a [f32]> + Clone,
+    ) {
+        for (b, ((w, m), v)) in w
+            .chunks_mut(BLOCK)
+            .zip(m.chunks_mut(BLOCK))
+            .zip(v.chunks_mut(BLOCK))
+            .enumerate()
+        {
+            let at = b * BLOCK;
+            let mut g = [0.0f32; BLOCK];
+            let g = &mut g[..w.len()];
+            for source in sources.clone() {
+                for (g, s) in g.iter_mut().zip(&source[at..at + w.len()]) {
+                    *g += *s;
+                }
+            }
+            for (((w, m), v), g) in w.iter_mut().zip(m).zip(v).zip(g.iter()) {
+                *m = BETA1 * *m + (1.0 - BETA1) * g;
+                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                let update = (*m / self.correction1) / ((*v / self.correction2).sqrt() + EPSILON);
+                *w -= self.lr * (update + self.decay * *w);
+                *w = w.clamp(-self.bound, self.bound);
+            }
         }
     }
 }
@@ -130,7 +213,7 @@ mod tests {
         let buckets = layout.bucket_rows();
         let shared = buckets.end..layout.range(ParamGroup::FeatureWeights).end;
         assert!(!buckets.is_empty() && !shared.is_empty());
-        let gradient = vec![vec![1.0f32; before.len()]];
+        let gradient = [ShardGradient::dense(&layout, vec![1.0f32; before.len()])];
         let mut adam = AdamW::new(before.len(), 0.0).with_bucket_lr_scale(0.25);
         let lr = 1e-4;
         adam.step(&mut net, &gradient, lr, 64);

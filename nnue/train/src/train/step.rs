@@ -6,6 +6,7 @@ use super::loader::Batch;
 use super::network::Network;
 use super::optimizer::AdamW;
 use super::schedule::LrSchedule;
+use super::shard::ShardGradient;
 use crate::data::PackedPosition;
 
 /// The net being trained and its optimiser, stepped one batch at a time.
@@ -14,8 +15,8 @@ pub(crate) struct Stepper {
     pub net: Network,
     /// Its optimiser's state.
     pub adam: AdamW,
-    /// One gradient buffer per shard, laid out like the parameters.
-    shards: Vec<Vec<f32>>,
+    /// One gradient buffer per shard.
+    shards: Vec<ShardGradient>,
     schedule: LrSchedule,
     target: Target,
     /// The output quantisation the weights are clipped for.
@@ -42,7 +43,7 @@ impl Stepper {
         target: Target,
         qb: i32,
     ) -> Stepper {
-        let shards = vec![vec![0.0f32; net.params().len()]; shards];
+        let shards = vec![ShardGradient::new(net.layout()); shards];
         Stepper {
             net,
             adam,
