@@ -123,9 +123,9 @@ fn accumulate(rows: &[f32], biases: &[f32], active: &[u16], acc: &mut [f32]) {
 }
 
 /// Writes `scale ×` the gradient of the summed loss over `positions` into `shard` (overwritten);
-/// returns the summed loss. `rows` are the network's
-/// [`Network::input_rows`], formed once by the caller. Positions are processed in order, so the
-/// result is a deterministic function of the inputs.
+/// returns the summed loss. `rows` are the network's [`Network::input_rows`], formed once by the
+/// caller. Positions are processed in order, so the result is a deterministic function of the
+/// inputs.
 fn gradient_with_rows<'a>(
     net: &Network,
     rows: &[f32],
@@ -293,8 +293,8 @@ pub fn parallel_loss_sum(net: &Network, positions: &[PackedPosition], target: Ta
 
 /// The gradient of the mean loss over the batch `data[batch[i]]`, split into `shards.len()`
 /// fixed consecutive parts computed in parallel, one gradient buffer each (the optimiser sums
-/// them in order). Returns the summed loss. The result depends
-/// on the number of shards, not on the number of threads.
+/// them in order). Returns the summed loss. The result depends on the number of shards, not on
+/// the number of threads.
 pub fn batch_gradient(
     net: &Network,
     data: &[PackedPosition],

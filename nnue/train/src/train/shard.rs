@@ -12,12 +12,12 @@ pub struct ShardGradient {
     /// Laid out like [`super::Network::params`]; zero outside the marked rows and the tail.
     pub(super) values: Vec<f32>,
     /// Hidden units: the length of a feature-weight row.
-    pub(super) row_len: usize,
+    row_len: usize,
     /// Start of the dense tail (feature biases, output weights and biases), always summed.
-    pub(super) tail: usize,
+    tail: usize,
     /// Per feature-weight row (the inputs' rows, then a factorised net's shared rows): written?
     written: Vec<bool>,
-    /// The written rows, in the order they were first written.
+    /// The written rows, each once.
     written_rows: Vec<u32>,
 }
 
@@ -35,7 +35,8 @@ impl ShardGradient {
     }
 
     /// A buffer holding `values` (laid out like the parameters), every row marked written.
-    pub fn dense(layout: &Layout, values: Vec<f32>) -> ShardGradient {
+    #[cfg(test)]
+    pub(super) fn dense(layout: &Layout, values: Vec<f32>) -> ShardGradient {
         assert_eq!(
             values.len(),
             layout.len(),
@@ -73,6 +74,7 @@ impl ShardGradient {
 
     /// Adds every written input row to the shared row it reads (`inputs + i % factor_rows`), in
     /// ascending input order: a factorised net's shared rows get the sum of their inputs' rows.
+    /// Called once per batch, after the inputs' rows are written.
     pub(super) fn fold_shared_rows(&mut self, inputs: usize, factor_rows: usize) {
         if factor_rows == 0 {
             return;
