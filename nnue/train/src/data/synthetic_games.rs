@@ -79,3 +79,25 @@ pub fn random_game(seed: u64, max_plies: usize) -> Game {
         .finish(result, termination)
         .expect("the outcome was read off the final position")
 }
+
+/// Every position of [`random_game`]`(seed, max_plies)` that has a score, packed with the game's
+/// result under `buckets`, for the trainer's unit tests.
+#[cfg(test)]
+pub(crate) fn packed_positions(
+    seed: u64,
+    max_plies: usize,
+    buckets: nnue::features::OutputBuckets,
+) -> Vec<super::PackedPosition> {
+    let game = random_game(seed, max_plies);
+    game.positions()
+        .filter_map(|p| {
+            let score = super::Filters::keep_all().check(&p).ok()?;
+            Some(super::PackedPosition::new(
+                &p.position,
+                score,
+                game.result(),
+                buckets,
+            ))
+        })
+        .collect()
+}

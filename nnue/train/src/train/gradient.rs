@@ -328,7 +328,7 @@ pub fn batch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{synthetic_games, Filters};
+    use crate::data::synthetic_games;
     use nnue::features::OutputBuckets;
 
     /// The tiled row sums equal a row-by-row sum, bit for bit, for whole tiles and a partial one.
@@ -374,19 +374,7 @@ mod tests {
     /// do not depend on the CPU either).
     #[test]
     fn every_instruction_set_computes_the_same_bits() {
-        let game = synthetic_games::random_game(5, 200);
-        let positions: Vec<PackedPosition> = game
-            .positions()
-            .filter_map(|p| {
-                let score = Filters::keep_all().check(&p).ok()?;
-                Some(PackedPosition::new(
-                    &p.position,
-                    score,
-                    game.result(),
-                    OutputBuckets::PieceCount(4),
-                ))
-            })
-            .collect();
+        let positions = synthetic_games::packed_positions(5, 200, OutputBuckets::PieceCount(4));
         for activation in [Activation::Screlu, Activation::Crelu] {
             let net = Network::new(64, OutputBuckets::PieceCount(4), activation, 11);
             let target = Target {

@@ -127,26 +127,11 @@ impl RowMarks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{synthetic_games, Filters, PackedPosition};
+    use crate::data::synthetic_games;
     use crate::train::gradient::{batch_gradient, Target};
     use crate::train::network::{Activation, Network};
     use crate::train::optimizer::AdamW;
     use nnue::features::{FeatureSet, OutputBuckets};
-
-    fn positions(seed: u64) -> Vec<PackedPosition> {
-        let game = synthetic_games::random_game(seed, 120);
-        game.positions()
-            .filter_map(|p| {
-                let score = Filters::keep_all().check(&p).ok()?;
-                Some(PackedPosition::new(
-                    &p.position,
-                    score,
-                    game.result(),
-                    OutputBuckets::PieceConfiguration,
-                ))
-            })
-            .collect()
-    }
 
     /// After each of two different batches, the reused buffers hold what fresh ones would, every
     /// feature-weight row holding a non-zero value is marked written (the optimiser reads only
@@ -174,7 +159,8 @@ mod tests {
         let mut dense_adam = sparse_adam.clone();
         let mut dense_net = net.clone();
         for seed in [1, 2] {
-            let data = positions(seed);
+            let data =
+                synthetic_games::packed_positions(seed, 120, OutputBuckets::PieceConfiguration);
             let order: Vec<u32> = (0..data.len() as u32).collect();
             batch_gradient(&net, &data, &order, target, &mut shards);
             let mut fresh = vec![ShardGradient::new(&layout); shards.len()];
