@@ -1,0 +1,3 @@
+# How selfplay-b4dee43-n2000-s308.xqg was made (cotuong datagen); --append checks the settings line.
+command: /work/tools/cotuong-b4dee43 datagen --out selfplay-b4dee43-n2000-s308.xqg --games 200000 --seed 308 --nodes 2000 --vary-nodes 0.1 --random-plies 12 --opening-lines 6 --threads 2 --quiet --append
+settings: seed 308; nodes 2000 (varied by 0.1 per game); hash 8 MB; random plies 12 of 6 lines within 100; max opening score 300; openings start; adjudication win 1000 for 8 plies, draw 10 for 10 plies from ply 80, play-out 0.1; max plies 400; engine Cotuong 0.1.0; evaluation net 2797b40e3d20aeb4
