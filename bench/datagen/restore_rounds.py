@@ -79,9 +79,8 @@ def restore(name, size, want, out_dir):
             continue
         if fnv1a64(raw[:size]) != want:
             continue
-        target = os.path.join(out_dir, name)
-        with open(target, "wb") as f:
-            f.write(raw[:size] if prefix or not name.endswith(".gz") else packed)
+        with open(os.path.join(out_dir, name), "wb") as f:
+            f.write(packed if name.endswith(".gz") else raw[:size])
         return blob
     return None
 
