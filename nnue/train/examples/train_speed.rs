@@ -1,5 +1,5 @@
 //! Trainer throughput: positions per second of the training step (gradient + AdamW) on synthetic
-//! games, for the piece-square set at hidden sizes 256 and 512 and the factorised king- and
+//! games, for the piece-square set at hidden sizes 256, 512 and 1024 and the factorised king- and
 //! attack-bucket sets at 256, as the median of several timed passes.
 //!
 //! `cargo run --release -p nnue-train --example train_speed -- [THREADS] [PASSES]`
@@ -45,6 +45,7 @@ fn main() {
     let nets = [
         (FeatureSet::PieceSquare, 256),
         (FeatureSet::PieceSquare, 512),
+        (FeatureSet::PieceSquare, 1024),
         (FeatureSet::AttackBuckets, 256),
         (FeatureSet::KingBuckets, 256),
     ];
