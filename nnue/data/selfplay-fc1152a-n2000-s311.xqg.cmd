@@ -1,0 +1,3 @@
+# How selfplay-fc1152a-n2000-s311.xqg was made (cotuong datagen); --append checks the settings line.
+command: /work/tools/cotuong-fc1152a datagen --out selfplay-fc1152a-n2000-s311.xqg --games 200000 --seed 311 --nodes 2000 --vary-nodes 0.1 --random-plies 12 --opening-lines 6 --threads 2 --quiet --append
+settings: seed 311; nodes 2000 (varied by 0.1 per game); hash 8 MB; random plies 12 of 6 lines within 100; max opening score 300; openings start; adjudication win 1000 for 8 plies, draw 10 for 10 plies from ply 80, play-out 0.1; max plies 400; engine Cotuong 0.1.0; evaluation net 7add5576d9f0699b
