@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// File name (in `nnue/nets/`) of the net built into the binary.
 macro_rules! embedded_net_file {
     () => {
-        "cotuong-19.nnue"
+        "cotuong-20.nnue"
     };
 }
 
