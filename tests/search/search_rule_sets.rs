@@ -311,11 +311,11 @@ const HOLDS: &[Hold] = &[
     // (chariot, cannon, advisor and two soldiers against two chariots, a cannon, two horses, an
     // advisor, two elephants and a soldier), far enough that every other move is clearly worse
     // under each net tried (the elephant i7 and the soldier a6 are there for net 18, the horse h9,
-    // which its own elephant keeps off f8, for net 20). c8f8 checks
-    // the general on f9 (the soldier f7 protects f8, so f9e9 is Black's only move) and uncovers the
-    // cannon c2, over the soldier c3, against the unprotected horse c9; f8c8 attacks the horse
-    // again with the chariot. Both red moves attack the horse, one of them with check: a draw under
-    // the Law, a perpetual chase under the Asian rules. The attack completes the cycle.
+    // which its own elephant keeps off f8, for net 20). c8f8 checks the general on f9 (the soldier
+    // f7 protects f8, so f9e9 is Black's only move) and uncovers the cannon c2, over the soldier
+    // c3, against the unprotected horse c9; f8c8 attacks the horse again with the chariot. Both red
+    // moves attack the horse, one of them with check: a draw under the Law, a perpetual chase under
+    // the Asian rules. The attack completes the cycle.
     Hold {
         name: "check that uncovers an attack, then attack (attack completes)",
         fen: "1cnak1bn1/2R6/5P2b/p8/9/7rr/2P6/2C6/4A4/3K5 b - - 0 1",
