@@ -144,19 +144,21 @@ fn varied_node_limits_make_games_from_one_start_differ_and_still_follow_the_seed
     let scratch = temp_dir("vary-nodes");
     let dir = scratch.path();
     // With one line to choose from, the random plies are the best moves: at a fixed node limit
-    // every game is the same game.
+    // every game is the same game. Adjudication stays off: which games it may end is drawn at
+    // random, and an adjudicated game is a shorter record of the same moves.
     let fixed = dir.join("fixed.xqg");
+    let one_line = ["--opening-lines", "1", "--no-adjudication"];
     datagen(
         &fixed,
         GAMES,
         2,
-        &["--opening-lines", "1", "--vary-nodes", "0"],
+        &[&one_line[..], &["--vary-nodes", "0"]].concat(),
     );
     assert_eq!(distinct_games(&fixed), 1);
 
     // By default the node limits vary.
     let default = dir.join("default.xqg");
-    datagen(&default, GAMES, 2, &["--opening-lines", "1"]);
+    datagen(&default, GAMES, 2, &one_line);
     assert!(distinct_games(&default) > 1);
     let settings = std::fs::read_to_string(settings_file(&default)).expect("settings");
     assert!(settings.contains("varied by 0.1 per game"), "{settings}");
