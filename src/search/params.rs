@@ -12,12 +12,12 @@ use once_cell::sync::Lazy;
 tunables! {
     /// Aspiration windows start at this half-width once the depth reaches
     /// [`ASPIRATION_MIN_DEPTH`].
-    ASPIRATION_WINDOW / aspiration_window: 23, 6..=80, 3;
+    ASPIRATION_WINDOW / aspiration_window: 24, 6..=80, 3;
 
     /// Reverse futility pruning: depth limit.
     RFP_MAX_DEPTH / rfp_max_depth: 7, 2..=14, 1;
     /// Reverse futility pruning: margin per ply of depth.
-    RFP_MARGIN / rfp_margin: 170, 20..=250, 8;
+    RFP_MARGIN / rfp_margin: 163, 20..=250, 8;
 
     /// Null-move pruning: minimum depth.
     NMP_MIN_DEPTH / nmp_min_depth: 3, 1..=8, 1;
@@ -26,7 +26,7 @@ tunables! {
     /// Null-move pruning: one more ply of reduction per this many plies of depth ...
     NMP_DEPTH_DIVISOR / nmp_depth_divisor: 4, 2..=12, 1;
     /// ... and one more per this much of static eval above beta ...
-    NMP_EVAL_DIVISOR / nmp_eval_divisor: 232, 60..=600, 20;
+    NMP_EVAL_DIVISOR / nmp_eval_divisor: 207, 60..=600, 20;
     /// ... up to this many plies.
     NMP_EVAL_MAX_REDUCTION / nmp_eval_max_reduction: 3, 0..=8, 1;
 
@@ -36,9 +36,9 @@ tunables! {
     SE_TT_DEPTH_MARGIN / se_tt_depth_margin: 3, 1..=6, 1;
     /// Singular extensions: the other moves must stay below the table score minus this many
     /// sixteenths of an evaluation unit per ply of depth.
-    SE_BETA_MARGIN_X16 / se_beta_margin_x16: 43, 4..=96, 4;
+    SE_BETA_MARGIN_X16 / se_beta_margin_x16: 40, 4..=96, 4;
     /// Singular extensions: a move this far below the singular beta is extended twice ...
-    SE_DOUBLE_MARGIN / se_double_margin: 19, 0..=100, 5;
+    SE_DOUBLE_MARGIN / se_double_margin: 26, 0..=100, 5;
 
     /// Internal iterative reduction: without a TT move, reduce nodes this deep by one ply.
     IIR_MIN_DEPTH / iir_min_depth: 4, 2..=12, 1;
@@ -52,18 +52,18 @@ tunables! {
     /// Futility pruning of quiet moves: depth limit (after reduction).
     FUTILITY_MAX_DEPTH / futility_max_depth: 7, 2..=14, 1;
     /// Futility pruning: base margin.
-    FUTILITY_BASE / futility_base: 54, 20..=400, 12;
+    FUTILITY_BASE / futility_base: 77, 20..=400, 12;
     /// Futility pruning: margin per ply.
     FUTILITY_PER_DEPTH / futility_per_depth: 63, 20..=300, 9;
 
     /// SEE pruning of captures: depth limit.
     SEE_CAPTURE_MAX_DEPTH / see_capture_max_depth: 6, 1..=14, 1;
     /// SEE pruning of captures: allowed loss per ply of depth.
-    SEE_CAPTURE_MARGIN / see_capture_margin: 192, 20..=300, 10;
+    SEE_CAPTURE_MARGIN / see_capture_margin: 182, 20..=300, 10;
     /// SEE pruning of quiet moves: depth limit.
     SEE_QUIET_MAX_DEPTH / see_quiet_max_depth: 8, 1..=16, 1;
     /// SEE pruning of quiet moves: allowed loss per ply of depth.
-    SEE_QUIET_MARGIN / see_quiet_margin: 102, 10..=200, 6;
+    SEE_QUIET_MARGIN / see_quiet_margin: 104, 10..=200, 6;
 
     /// Late move reductions: minimum depth.
     LMR_MIN_DEPTH / lmr_min_depth: 3, 2..=6, 1;
@@ -83,7 +83,7 @@ tunables! {
     HISTORY_BONUS_MAX / history_bonus_max: 8_000, 400..=8_000, 150;
 
     /// Quiescence delta pruning margin.
-    QS_DELTA_MARGIN / qs_delta_margin: 106, 50..=600, 20;
+    QS_DELTA_MARGIN / qs_delta_margin: 149, 50..=600, 20;
 
     /// Time manager: moves assumed left in a sudden-death game.
     DEFAULT_MOVES_TO_GO / default_moves_to_go: 30, 10..=60, 2;
