@@ -296,6 +296,25 @@ fn move_scores(pgn: &str) -> Vec<i32> {
 }
 
 #[test]
+fn a_hidden_option_is_noted_once_per_engine_not_at_every_game() {
+    // Each game starts its engines anew; the note that an option is missing from the listing
+    // comes once for each engine that takes it, however many games the run plays.
+    let scratch = scratch_dir("runs-hidden-option");
+    let dir = scratch.path();
+    let mut args = cotuong("a", &["option.StrengthSeed=4"]);
+    args.extend(cotuong("b", &["option.StrengthSeed=5"]));
+    args.extend(shared(dir, "200"));
+    args.extend(strings(&["--rounds", "2", "--maxmoves", "10"]));
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(pgn_games(&dir.join("games.pgn")).len(), 4, "{out}");
+    for engine in ["a", "b"] {
+        let note = format!("engine '{engine}' does not list option 'StrengthSeed'");
+        assert_eq!(err.matches(&note).count(), 1, "{err}");
+    }
+}
+
+#[test]
 fn resign_and_draw_adjudication_end_games_by_the_scores() {
     // A strong engine against a very weak one: games end by resign adjudication, and the last
     // three moves of each side carry the scores that decided it. The weak engine's random choice

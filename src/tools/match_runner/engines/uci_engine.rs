@@ -9,7 +9,20 @@ use super::engine_config::EngineConfig;
 use super::engine_process::EngineProcess;
 use super::wire::{parse_bestmove, parse_info, BestMove, GoLimits, InfoFields, UciWording};
 use engine_core::{Move, Position};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// (engine name, option name in lower case) of the hidden options already noted: an engine is
+/// started for every game, and one note per engine and option is enough for a run.
+static NOTED_HIDDEN: Mutex<BTreeSet<(String, String)>> = Mutex::new(BTreeSet::new());
+
+/// Whether the hidden `option` of `engine` is noted for the first time in this run.
+fn first_note(engine: &str, option: &str) -> bool {
+    NOTED_HIDDEN.lock().map_or(true, |mut noted| {
+        noted.insert((engine.to_string(), option.to_ascii_lowercase()))
+    })
+}
 
 /// A live engine speaking UCI or UCCI.
 pub struct UciEngine {
@@ -69,12 +82,14 @@ impl UciEngine {
     }
 
     /// Stops the run when the engine refused one of `options`, quoting its answer. An option
-    /// missing from the listing that the engine took without a word is only noted on stderr:
-    /// engines have hidden options (Cotuong's `StrengthSeed`).
+    /// missing from the listing that the engine took without a word is only noted on stderr,
+    /// once per engine: engines have hidden options (Cotuong's `StrengthSeed`).
     fn check_options(&self, options: &[(String, String)]) -> Result<(), EngineError> {
         for (name, value) in options {
             check_refusal(&self.remarks, name, value)?;
-            if !self.listed.iter().any(|o| o.eq_ignore_ascii_case(name)) {
+            if !self.listed.iter().any(|o| o.eq_ignore_ascii_case(name))
+                && first_note(&self.config.name, name)
+            {
                 eprintln!(
                     "warning: engine '{}' does not list option '{name}' (it lists: {}) but \
                      took {name}={value} without a word; assuming a hidden option",
