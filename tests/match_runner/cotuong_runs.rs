@@ -297,8 +297,8 @@ fn move_scores(pgn: &str) -> Vec<i32> {
 
 #[test]
 fn a_hidden_option_is_noted_once_per_engine_not_at_every_game() {
-    // Each game starts its engines anew; the note that an option is missing from the listing
-    // comes once for each engine that takes it, however many games the run plays.
+    // A run starts its engines anew many times (twice each here); the note that an option is
+    // missing from the listing comes once for each engine that takes it.
     let scratch = scratch_dir("runs-hidden-option");
     let dir = scratch.path();
     let mut args = cotuong("a", &["option.StrengthSeed=4"]);

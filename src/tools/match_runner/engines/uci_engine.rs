@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// (engine name, option name in lower case) of the hidden options already noted: an engine is
-/// started for every game, and one note per engine and option is enough for a run.
+/// (engine name, option name in lower case) of the hidden options already noted: a run starts
+/// each engine anew many times, and one note per engine and option is enough.
 static NOTED_HIDDEN: Mutex<BTreeSet<(String, String)>> = Mutex::new(BTreeSet::new());
 
 /// Whether the hidden `option` of `engine` is noted for the first time in this run.
