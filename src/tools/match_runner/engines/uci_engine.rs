@@ -13,11 +13,12 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// (engine name, option name in lower case) of the hidden options already noted: a run starts
-/// each engine anew many times, and one note per engine and option is enough.
+/// (engine name, option name in lower case) of the hidden options already noted in this process:
+/// a run starts each engine anew many times, and one note per engine and option is enough (the
+/// runs of one `tune` session share the set).
 static NOTED_HIDDEN: Mutex<BTreeSet<(String, String)>> = Mutex::new(BTreeSet::new());
 
-/// Whether the hidden `option` of `engine` is noted for the first time in this run.
+/// Whether the hidden `option` of `engine` is noted for the first time in this process.
 fn first_note(engine: &str, option: &str) -> bool {
     NOTED_HIDDEN.lock().map_or(true, |mut noted| {
         noted.insert((engine.to_string(), option.to_ascii_lowercase()))
